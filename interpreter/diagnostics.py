@@ -1,0 +1,89 @@
+"""One diagnostic type for every stage: loading, schemas, parsing, checking, running.
+
+Rendered `path:line:col: CODE message` (flake8/rustc style); the long form adds
+the source line and a caret. Codes are stable: tests and tools may rely on them.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+# Stable codes and what they mean; rules/README.md lists the same table.
+CODES = {
+    "YAML-SYNTAX": "the file is not valid YAML",
+    "YAML-DUPKEY": "a mapping holds the same key twice",
+    "YAML-TAG": "the file uses a YAML tag, which rulesets may not",
+    "FILE-MISSING": "a file or folder the ruleset needs does not exist",
+    "SCHEMA-TYPE": "a value has the wrong type",
+    "SCHEMA-UNKNOWN-KEY": "a key the schema does not allow (often a typo)",
+    "SCHEMA-MISSING": "a required key is missing",
+    "SCHEMA-VALUE": "a value is outside what the schema allows",
+    "SYNTAX": "the rule text cannot be parsed",
+    "REF-UNDEF": "a name is used but never defined",
+    "DUP-ID": "the same id is defined twice",
+    "TYPE": "a value of the wrong type is used",
+    "ARITY": "a call passes the wrong number of arguments",
+    "UNREACHABLE": "a definition is never used",
+    "RUNTIME": "a rule failed while the game was running",
+    "CHOICE-ILLEGAL": "a scripted choice is not among the legal options",
+    "SCRIPT-LEFT": "a scenario script has choices left when the game ended",
+    "EXPECT-FAIL": "a scenario expectation does not hold",
+    "OPTION": "a game option is unknown or has a value it does not allow",
+    "USAGE": "the command line is wrong",
+    "INTERNAL": "the interpreter itself failed (a bug: please report it)",
+}
+
+
+@dataclass
+class Diagnostic:
+    path: str
+    line: int
+    col: int
+    code: str
+    message: str
+    severity: str = "error"
+    hint: str = ""
+    source_line: str = field(default="", repr=False)
+
+    def short(self) -> str:
+        text = f"{self.path}:{self.line}:{self.col}: {self.code} {self.message}"
+        return text + (f" ({self.hint})" if self.hint else "")
+
+    def long(self) -> str:
+        out = [self.short()]
+        src = self.source_line or _read_line(self.path, self.line)
+        if src:
+            out.append(f"    {src.rstrip()}")
+            out.append("    " + " " * max(self.col - 1, 0) + "^")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d.pop("source_line", None)
+        return d
+
+
+class DiagnosticError(Exception):
+    """Raised to stop a stage with one or more diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.short() for d in diagnostics))
+
+
+def _read_line(path: str, line: int) -> str:
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def render(diags: list[Diagnostic], fmt: str = "text") -> str:
+    diags = sorted(diags, key=lambda d: (d.path, d.line, d.col, d.code))
+    if fmt == "json":
+        return json.dumps([d.to_json() for d in diags], indent=2)
+    return "\n".join(d.long() for d in diags)

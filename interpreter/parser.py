@@ -1,0 +1,517 @@
+"""Rule text -> AST. Lark LALR with positions; syntax errors become Diagnostics.
+
+Rule text may come from a `.rules` file or from a YAML string (a card's
+`rules:`); a `Source` says where the text sits in its file so that every
+position reported is a real `path:line:col`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from . import ast as A
+from .diagnostics import Diagnostic, DiagnosticError
+
+_GRAMMAR = Path(__file__).with_name("rules.lark")
+
+
+@dataclass
+class Source:
+    path: str
+    text: str
+    line0: int = 0  # file line of the text's first line, minus one
+    col0: int = 0  # column offset of every line (YAML block) ...
+    first_only: bool = False  # ... or of the first line only (YAML flow scalar)
+
+    def pos(self, line: int, col: int) -> tuple[int, int]:
+        if self.first_only and line > 1:
+            return self.line0 + line, col
+        return self.line0 + line, self.col0 + col
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+class _Newlines:
+    """Postlexer: newlines inside ( ) and [ ] are not statement ends, runs of
+    newlines count once, and a newline before `elif` / `else` does not end the
+    `if`. It never buffers a token: the contextual lexer must see each token in
+    the parser state it belongs to."""
+
+    always_accept = ("_NL",)
+    text = ""
+
+    def process(self, stream):
+        depth = 0
+        last_nl = True
+        for tok in stream:
+            if tok.type == "_NL":
+                if depth or last_nl or _ELSE_AHEAD.match(self.text, tok.end_pos):
+                    continue
+                last_nl = True
+            else:
+                last_nl = False
+                if tok.type in ("LPAR", "LSQB"):
+                    depth += 1
+                elif tok.type in ("RPAR", "RSQB"):
+                    depth = max(depth - 1, 0)
+            yield tok
+
+
+_ELSE_AHEAD = re.compile(r"(?:[ \t\r\n;]|#[^\n]*)*(?:elif|else)\b")
+
+_parser = None
+
+
+def _lark() -> Lark:
+    global _parser
+    if _parser is None:
+        _parser = Lark(
+            _GRAMMAR.read_text(encoding="utf-8"),
+            parser="lalr",
+            start=["start", "expr"],
+            propagate_positions=True,
+            maybe_placeholders=True,
+            postlex=_Newlines(),
+            cache=False,
+        )
+    return _parser
+
+
+_FRIENDLY = {
+    "RBRACE": "'}'", "LBRACE": "'{'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "NAME": "a name", "NUMBER": "a number", "STRING": "a string",
+    "_NL": "end of line", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
+    "$END": "end of text", "COMPOP": "a comparison", "ADDOP": "'+' or '-'",
+    "MULOP": "'*', '/' or '%'", "AUGOP": "'+=' or '-='",
+}
+
+
+def _describe(names) -> str:
+    nice = []
+    for n in sorted(names):
+        if n in _FRIENDLY:
+            nice.append(_FRIENDLY[n])
+        elif n.isupper() and n.isalpha():
+            nice.append(f"'{n.lower()}'")
+        else:
+            nice.append(n)
+    nice = sorted(set(nice))
+    if len(nice) > 8:
+        nice = nice[:8] + ["..."]
+    return ", ".join(nice)
+
+
+def _syntax_error(src: Source, err: UnexpectedInput) -> Diagnostic:
+    line, col = err.line, err.column
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "$END":
+            what = "end of text"
+        elif tok.type == "_NL":
+            what = "end of line"
+        else:
+            what = repr(str(tok))
+        msg = f"unexpected {what}; expected {_describe(err.accepts or err.expected)}"
+        if line is None or line < 0:
+            lines = src.text.splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+    elif isinstance(err, UnexpectedCharacters):
+        msg = f"unexpected character {src.text[err.pos_in_stream]!r}"
+        if err.allowed:
+            msg += f"; expected {_describe(err.allowed)}"
+    else:  # pragma: no cover - other lark errors
+        msg = str(err).splitlines()[0]
+    fl, fc = src.pos(line, col)
+    return Diagnostic(src.path, fl, fc, "SYNTAX", msg, source_line=src.line_text(line) and
+                      _file_line(src, line))
+
+
+def _file_line(src: Source, line: int) -> str:
+    text = src.line_text(line)
+    if src.first_only and line == 1:
+        return " " * src.col0 + text
+    if not src.first_only:
+        return " " * src.col0 + text
+    return text
+
+
+def parse(src: Source) -> A.Module:
+    parser = _lark()
+    parser.options.postlex.text = src.text + "\n"
+    try:
+        tree = parser.parse(src.text + "\n", start="start")
+    except UnexpectedInput as err:
+        raise DiagnosticError(_syntax_error(src, err)) from None
+    return _Build(src).transform(tree)
+
+
+def parse_expr(src: Source) -> A.Node:
+    parser = _lark()
+    parser.options.postlex.text = src.text
+    try:
+        tree = parser.parse(src.text, start="expr")
+    except UnexpectedInput as err:
+        raise DiagnosticError(_syntax_error(src, err)) from None
+    return _Build(src).transform(tree)
+
+
+def _unescape(body: str) -> str:
+    out, i = [], 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+@v_args(meta=True)
+class _Build(Transformer):
+    def __init__(self, src: Source):
+        super().__init__()
+        self.src = src
+
+    def _span(self, meta) -> A.Span:
+        if getattr(meta, "empty", True):
+            return A.Span(self.src.path, self.src.line0 + 1, self.src.col0 + 1)
+        line, col = self.src.pos(meta.line, meta.column)
+        return A.Span(self.src.path, line, col)
+
+    def _tspan(self, tok: Token) -> A.Span:
+        line, col = self.src.pos(tok.line, tok.column)
+        return A.Span(self.src.path, line, col)
+
+    # -- top level
+    def start(self, meta, items):
+        return A.Module([i for i in items if i is not None], span=self._span(meta))
+
+    def game_def(self, meta, parts):
+        setup = finish = None
+        kind, expr, phases = "forever", None, []
+        for p in parts:
+            if p is None:
+                continue
+            if p[0] == "setup":
+                setup = p[1]
+            elif p[0] == "finish":
+                finish = p[1]
+            else:
+                _, kind, expr, phases = p
+        return A.Game(setup, kind, expr, phases, finish, span=self._span(meta))
+
+    def setup_part(self, meta, items):
+        return ("setup", items[0])
+
+    def finish_part(self, meta, items):
+        return ("finish", items[0])
+
+    def rounds_part(self, meta, items):
+        kind, expr = items[0]
+        return ("rounds", kind, expr, [(str(t), self._tspan(t)) for t in items[1:] if t is not None])
+
+    def rounds_count(self, meta, items):
+        return ("count", items[0])
+
+    def rounds_until(self, meta, items):
+        return ("until", items[0])
+
+    def rounds_forever(self, meta, items):
+        return ("forever", None)
+
+    def phase_def(self, meta, items):
+        return A.Phase(str(items[0]), items[1], span=self._span(meta))
+
+    def func_def(self, meta, items):
+        name, params, body = items
+        return A.Func(str(name), params or [], body, span=self._span(meta))
+
+    def params(self, meta, items):
+        return [str(t) for t in items]
+
+    def on_def(self, meta, items):
+        name, params, instead, cond, prio, body = items
+        return A.On(str(name), params or [], instead is not None, cond, prio or 0, body,
+                    span=self._span(meta))
+
+    def ability_def(self, meta, items):
+        label, window, params, cond, body = items
+        return A.Ability(self._string(label), str(window), params or [], cond, body,
+                         span=self._span(meta))
+
+    def when(self, meta, items):
+        return items[0]
+
+    def where(self, meta, items):
+        return items[0]
+
+    def priority(self, meta, items):
+        return items[0]
+
+    def pos_int(self, meta, items):
+        return int(items[0])
+
+    def neg_int(self, meta, items):
+        return -int(items[0])
+
+    def block(self, meta, items):
+        return [i for i in items if i is not None]
+
+    # -- statements
+    def let_stmt(self, meta, items):
+        return A.Let(str(items[0]), items[1], span=self._span(meta))
+
+    def assign_stmt(self, meta, items):
+        return A.Assign(items[0], items[1], "=", span=self._span(meta))
+
+    def augassign_stmt(self, meta, items):
+        return A.Assign(items[0], items[2], str(items[1]), span=self._span(meta))
+
+    def target_name(self, meta, items):
+        return A.Name(str(items[0]), span=self._span(meta))
+
+    def target_attr(self, meta, items):
+        return A.Attr(items[0], str(items[1]), span=self._span(meta))
+
+    def target_index(self, meta, items):
+        return A.Index(items[0], items[1], span=self._span(meta))
+
+    def if_stmt(self, meta, items):
+        cond, body, *rest = items
+        orelse = rest.pop() if rest and (rest[-1] is None or rest[-1][0] == "else") else None
+        branches = [(cond, body)] + [(c, b) for _, c, b in rest]
+        return A.If(branches, orelse[1] if orelse else None, span=self._span(meta))
+
+    def elif_part(self, meta, items):
+        return ("elif", items[0], items[1])
+
+    def else_part(self, meta, items):
+        return ("else", items[0])
+
+    def for_stmt(self, meta, items):
+        var, it, cond, body = items
+        return A.For(str(var), it, cond, body, span=self._span(meta))
+
+    def while_stmt(self, meta, items):
+        return A.While(items[0], items[1], span=self._span(meta))
+
+    def repeat_stmt(self, meta, items):
+        return A.Repeat(items[0], items[1], span=self._span(meta))
+
+    def return_stmt(self, meta, items):
+        return A.Return(items[0], span=self._span(meta))
+
+    def break_stmt(self, meta, items):
+        return A.Break(span=self._span(meta))
+
+    def continue_stmt(self, meta, items):
+        return A.Continue(span=self._span(meta))
+
+    def log_stmt(self, meta, items):
+        return A.Log(items[0], span=self._span(meta))
+
+    def move_stmt(self, meta, items):
+        what, dest, pos = items
+        return A.Move(what, dest, str(pos) if pos else "top", span=self._span(meta))
+
+    def count(self, meta, items):
+        item = items[0]
+        return None if isinstance(item, Token) and item.type == "ALL" else item
+
+    def place_stmt(self, meta, items):
+        n, piece, owner, loc = items
+        return A.Place(n, str(piece), owner, loc, span=self._span(meta))
+
+    def remove_stmt(self, meta, items):
+        n, piece, owner, loc = items
+        return A.Remove(n, str(piece), owner, loc, span=self._span(meta))
+
+    def transfer_stmt(self, meta, items):
+        n, piece, owner, src, dst = items
+        return A.Transfer(n, str(piece), owner, src, dst, span=self._span(meta))
+
+    def roll_stmt(self, meta, items):
+        return A.Roll(items[0], span=self._span(meta))
+
+    def shuffle_stmt(self, meta, items):
+        return A.Shuffle(items[0], span=self._span(meta))
+
+    def draw_stmt(self, meta, items):
+        return A.Draw(items[0], items[1], items[2], span=self._span(meta))
+
+    def choose_stmt(self, meta, items):
+        player, head, options = items
+        name, may, prompt = head
+        return A.Choose(player, name, may, prompt, options, span=self._span(meta))
+
+    def choose_head(self, meta, items):
+        name, may, prompt = items
+        return (str(name) if name else None, may is not None,
+                self._string(prompt) if prompt else None)
+
+    def choose_menu(self, meta, items):
+        return [i for i in items if i is not None]
+
+    def choose_from(self, meta, items):
+        var, it, cond, label, body = items
+        return [A.Option(label, [(str(var), it)], cond, body, span=self._span(meta))]
+
+    def option(self, meta, items):
+        label, fors, cond, body = items
+        return A.Option(label, fors or [], cond, body, span=self._span(meta))
+
+    def option_for(self, meta, items):
+        return [(str(items[i]), items[i + 1]) for i in range(0, len(items), 2)]
+
+    def trigger_stmt(self, meta, items):
+        name, args, default = items
+        return A.Trigger(str(name), args or [], default, span=self._span(meta))
+
+    def window_stmt(self, meta, items):
+        name, args, (who, rr) = items
+        return A.Window(str(name), args or [], who, rr, span=self._span(meta))
+
+    def window_one(self, meta, items):
+        return (items[0], False)
+
+    def window_round(self, meta, items):
+        return (items[0], True)
+
+    def turn_stmt(self, meta, items):
+        return A.Turn(items[0], items[1], span=self._span(meta))
+
+    def win_stmt(self, meta, items):
+        return A.Win(items[0], span=self._span(meta))
+
+    def end_stmt(self, meta, items):
+        return A.EndGame(span=self._span(meta))
+
+    def expr_stmt(self, meta, items):
+        return A.ExprStmt(items[0], span=self._span(meta))
+
+    # -- expressions
+    def lambda_(self, meta, items):  # pragma: no cover - name clash guard
+        return self.__default__("lambda", items, meta)
+
+    def ternary(self, meta, items):
+        then, cond, other = items
+        return A.Ternary(cond, then, other, span=self._span(meta))
+
+    def or_op(self, meta, items):
+        return A.BoolOp("or", items[0], items[1], span=self._span(meta))
+
+    def and_op(self, meta, items):
+        return A.BoolOp("and", items[0], items[1], span=self._span(meta))
+
+    def not_op(self, meta, items):
+        return A.Not(items[0], span=self._span(meta))
+
+    def compare(self, meta, items):
+        return A.Compare(str(items[1]), items[0], items[2], span=self._span(meta))
+
+    def in_op(self, meta, items):
+        return A.Compare("in", items[0], items[1], span=self._span(meta))
+
+    def not_in_op(self, meta, items):
+        return A.Compare("notin", items[0], items[1], span=self._span(meta))
+
+    def binop(self, meta, items):
+        return A.BinOp(str(items[1]), items[0], items[2], span=self._span(meta))
+
+    def neg(self, meta, items):
+        return A.Neg(items[0], span=self._span(meta))
+
+    def attr(self, meta, items):
+        return A.Attr(items[0], str(items[1]), span=self._span(meta))
+
+    def index(self, meta, items):
+        return A.Index(items[0], items[1], span=self._span(meta))
+
+    def call(self, meta, items):
+        return A.Call(items[0], items[1] or [], span=self._span(meta))
+
+    def collect(self, meta, items):
+        return A.Collect(str(items[0]), items[1] or [], span=self._span(meta))
+
+    def args(self, meta, items):
+        return list(items)
+
+    def number(self, meta, items):
+        return A.Num(int(items[0]), span=self._span(meta))
+
+    def string(self, meta, items):
+        return self._interpolated(items[0])
+
+    def true(self, meta, items):
+        return A.Const(True, span=self._span(meta))
+
+    def false(self, meta, items):
+        return A.Const(False, span=self._span(meta))
+
+    def none(self, meta, items):
+        return A.Const(None, span=self._span(meta))
+
+    def name(self, meta, items):
+        return A.Name(str(items[0]), span=self._span(meta))
+
+    def list(self, meta, items):
+        return A.ListLit(items[0] or [], span=self._span(meta))
+
+    def comprehension(self, meta, items):
+        elt, var, it, cond = items
+        return A.Comprehension(elt, str(var), it, cond, span=self._span(meta))
+
+    def __default__(self, data, children, meta):
+        if data == "lambda":
+            return A.Lambda(str(children[0]), children[1], span=self._span(meta))
+        raise NotImplementedError(data)  # pragma: no cover - grammar/AST mismatch
+
+    # -- strings
+    def _string(self, tok) -> str:
+        return _unescape(str(tok)[1:-1])
+
+    def _interpolated(self, tok: Token) -> A.Str:
+        raw = str(tok)[1:-1]
+        span = self._tspan(tok)
+        parts: list = []
+        buf, i = [], 0
+        while i < len(raw):
+            c = raw[i]
+            if c == "\\" and i + 1 < len(raw):
+                buf.append(raw[i:i + 2])
+                i += 2
+            elif c == "{" and raw.startswith("{{", i):
+                buf.append("{")
+                i += 2
+            elif c == "}" and raw.startswith("}}", i):
+                buf.append("}")
+                i += 2
+            elif c == "{":
+                end = raw.find("}", i)
+                if end < 0:
+                    line, col = span.line, span.col + 1 + i
+                    raise DiagnosticError(Diagnostic(
+                        self.src.path, line, col, "SYNTAX",
+                        "unclosed '{' in string; write '{{' for a literal brace"))
+                if buf:
+                    parts.append(_unescape("".join(buf)))
+                    buf = []
+                inner = Source(self.src.path, raw[i + 1:end], span.line - 1,
+                               span.col + i, first_only=True)
+                parts.append(parse_expr(inner))
+                i = end + 1
+            else:
+                buf.append(c)
+                i += 1
+        if buf:
+            parts.append(_unescape("".join(buf)))
+        return A.Str(parts, span=span)

@@ -1,0 +1,26 @@
+import pytest
+
+from interpreter.diagnostics import DiagnosticError
+from interpreter.parser import Source, parse
+
+
+def test_else_on_its_own_line_continues_the_if():
+    m = parse(Source("t.rules", "phase a {\n if x { y = 1 }\n # note\n else { y = 2 }\n}"))
+    (stmt,) = m.items[0].body
+    assert stmt.orelse is not None
+
+
+def test_syntax_error_has_position_and_expectation():
+    with pytest.raises(DiagnosticError) as e:
+        parse(Source("t.rules", "phase a {\n  x = y z\n}"))
+    (d,) = e.value.diagnostics
+    assert (d.path, d.line, d.col, d.code) == ("t.rules", 2, 9, "SYNTAX")
+    assert "expected" in d.message
+
+
+def test_position_inside_yaml_block_is_mapped_to_the_file():
+    src = Source("cards.yaml", "on x() {\n  y = = 2\n}", line0=10, col0=6)
+    with pytest.raises(DiagnosticError) as e:
+        parse(src)
+    d = e.value.diagnostics[0]
+    assert (d.line, d.col) == (12, 11)
