@@ -23,4 +23,4 @@ def test_position_inside_yaml_block_is_mapped_to_the_file():
     with pytest.raises(DiagnosticError) as e:
         parse(src)
     d = e.value.diagnostics[0]
-    assert (d.line, d.col) == (12, 11)
+    assert (d.line, d.col) == (12, 13)

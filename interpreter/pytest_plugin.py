@@ -1,0 +1,1 @@
+"""pytest plugin: collects `*.scenario.yaml` files as test items (filled in later)."""
