@@ -1,7 +1,230 @@
-"""The `rulebook` command line (placeholder until the engine lands)."""
+"""The `rulebook` command line: validate, play, simulate.
+
+Exit codes: 0 clean, 1 problems found (or a scenario failed), 2 usage or
+internal error. No input, however broken, ends in a Python traceback.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+
 import click
 
+from .agents import make_agent
+from .diagnostics import Diagnostic, DiagnosticError, render
+from .engine import Game, load_program
 
-@click.group()
+
+def _options(pairs) -> dict:
+    out = {}
+    for p in pairs:
+        if "=" not in p:
+            raise click.UsageError(f"--option takes KEY=VALUE, got {p!r}")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _fail(diags, fmt="text", code=1):
+    click.echo(render(diags, fmt), err=fmt != "json")
+    sys.exit(code)
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except Exception:  # last resort: a bug in the interpreter, never a traceback
+            tb = traceback.extract_tb(sys.exc_info()[2])[-1]
+            click.echo(f"<interpreter>:{tb.lineno}:1: INTERNAL {sys.exc_info()[1]!r} "
+                       f"(in {Path(tb.filename).name}; please report)", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="rulebook-interpreter")
 def main():
-    """Validate, play and simulate rulesets."""
+    """Validate, play and simulate board-game rulesets written as data."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--warnings/--no-warnings", default=True, help="Also show warnings.")
+def validate(paths, fmt, warnings):
+    """Check rulesets (folders) and scenarios (.yaml files)."""
+    from .scenario import validate_scenario
+
+    diags: list[Diagnostic] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_file() and p.suffix in (".yaml", ".yml"):
+            diags.extend(validate_scenario(p))
+        else:
+            _, found = load_program(p)
+            diags.extend(found)
+    shown = [d for d in diags if warnings or d.severity == "error"]
+    errors = [d for d in diags if d.severity == "error"]
+    if fmt == "json":
+        click.echo(render(shown, "json"))
+    elif shown:
+        click.echo(render(shown), err=False)
+    if fmt == "text":
+        click.echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s) in "
+                   f"{len(paths)} path(s)")
+    sys.exit(1 if errors else 0)
+
+
+def _program(path, fmt="text"):
+    program, diags = load_program(path)
+    if program is None:
+        _fail([d for d in diags if d.severity == "error"], fmt)
+    return program
+
+
+def _agents(spec, n, seed):
+    names = [s for s in spec.split(",")] if spec else ["random"] * n
+    if len(names) == 1:
+        names = names * n
+    if len(names) != n:
+        raise click.UsageError(f"--agents needs {n} agent(s), one per player")
+    try:
+        return [make_agent(a, seed, i) for i, a in enumerate(names)]
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+
+
+@main.command()
+@click.argument("path")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--agents", default="random", help="Comma-separated: random, first.")
+@click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the log as JSON lines.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+@click.option("--scenario", type=click.Path(exists=True, dir_okay=False), help="Run a scenario file.")
+@click.option("--save", type=click.Path(dir_okay=False), help="Save ruleset+options+seed+choices.")
+@click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Replay a saved game.")
+def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay):
+    """Play one full game of the ruleset at PATH."""
+    if scenario:
+        from .scenario import run_scenario_file
+
+        result = run_scenario_file(Path(scenario))
+        if result.ok:
+            click.echo(f"{scenario}: passed ({result.checks} expectation(s))")
+            sys.exit(0)
+        _fail(result.diagnostics)
+    from .savegame import load_save, replay_agents, write_save
+
+    program = _program(path, "json" if as_json else "text")
+    options = _options(opts)
+    if replay:
+        saved = load_save(Path(replay))
+        seed, options = saved["seed"], saved["options"]
+    nplayers = program.rs.max_players
+    agent_list = replay_agents(saved, nplayers) if replay else _agents(agents, nplayers, seed)
+    try:
+        game = Game(program, seed=seed, options=options, agents=agent_list,
+                    logging=not (quiet and not log_file))
+        game.run()
+    except DiagnosticError as e:
+        _fail(e.diagnostics, "json" if as_json else "text")
+    if save:
+        write_save(Path(save), program, game)
+    if log_file:
+        with open(log_file, "w", encoding="utf-8") as fh:
+            for entry in game.log:
+                fh.write(json.dumps(entry) + "\n")
+    result = {
+        "ruleset": program.rs.id,
+        "seed": seed,
+        "options": dict(game.options),
+        "winner": game.winners[0].id if len(game.winners) == 1 else None,
+        "winners": [w.id for w in game.winners],
+        "scores": game.scores(),
+        "decisions": len(game.history),
+        "choices": [list(h) for h in game.history],
+    }
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    if not quiet:
+        _print_log(game)
+    _print_result(program, result)
+
+
+def _print_log(game):
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    for entry in game.log:
+        text = entry["text"]
+        if text.startswith("=="):
+            console.print(f"[bold]{text}[/bold]")
+        elif "decision" in entry:
+            console.print(f"  [cyan]{text}[/cyan]")
+        else:
+            console.print(f"  {text}", markup=False)
+
+
+def _print_result(program, result):
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{program.rs.name} - seed {result['seed']}")
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    for pid, score in result["scores"].items():
+        mark = " (winner)" if pid in result["winners"] else ""
+        table.add_row(pid + mark, str(score))
+    console = Console(highlight=False)
+    console.print(table)
+    opts = ", ".join(f"{k}={v}" for k, v in result["options"].items())
+    console.print(f"options: {opts}; {result['decisions']} decisions; winner: "
+                  f"{result['winner'] or 'none (tie)'}", markup=False)
+
+
+@main.command()
+@click.argument("path")
+@click.option("--games", type=int, default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--agents", default="random")
+@click.option("--option", "opts", multiple=True)
+@click.option("--json", "as_json", is_flag=True)
+def simulate(path, games, seed, agents, opts, as_json):
+    """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
+    program = _program(path, "json" if as_json else "text")
+    options = _options(opts)
+    nplayers = program.rs.max_players
+    wins: dict = {}
+    errors = []
+    start = time.perf_counter()
+    for s in range(seed, seed + games):
+        try:
+            game = Game(program, seed=s, options=options, agents=_agents(agents, nplayers, s))
+            game.run()
+            key = game.winners[0].id if len(game.winners) == 1 else "tie"
+            wins[key] = wins.get(key, 0) + 1
+        except DiagnosticError as e:
+            if e.diagnostics and e.diagnostics[0].code == "OPTION":
+                _fail(e.diagnostics, "json" if as_json else "text", 2)
+            errors.append({"seed": s, "error": e.diagnostics[0].short()})
+    elapsed = time.perf_counter() - start
+    gps = games / elapsed if elapsed > 0 else 0.0
+    result = {"ruleset": program.rs.id, "games": games, "finished": games - len(errors),
+              "errors": len(errors), "games_per_second": round(gps, 1), "wins": wins,
+              "first_errors": errors[:5]}
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        click.echo(f"{games} games, {games - len(errors)} finished, {len(errors)} errors, "
+                   f"{gps:.1f} games/s; wins: {wins}")
+        for e in errors[:5]:
+            click.echo(f"  seed {e['seed']}: {e['error']}")
+    sys.exit(1 if errors else 0)

@@ -40,7 +40,8 @@ class Source:
 class _Newlines:
     """Postlexer: newlines inside ( ) and [ ] are not statement ends, runs of
     newlines count once, and a newline before `elif` / `else` does not end the
-    `if`. It never buffers a token: the contextual lexer must see each token in
+    `if`; nor does one that plainly continues the line before (see below). It
+    never buffers a token: the contextual lexer must see each token in
     the parser state it belongs to."""
 
     always_accept = ("_NL",)
@@ -49,13 +50,16 @@ class _Newlines:
     def process(self, stream):
         depth = 0
         last_nl = True
+        last = None
         for tok in stream:
             if tok.type == "_NL":
-                if depth or last_nl or _ELSE_AHEAD.match(self.text, tok.end_pos):
+                if depth or last_nl or last in _CONTINUES or \
+                        _CONTINUE_AHEAD.match(self.text, tok.end_pos):
                     continue
                 last_nl = True
             else:
                 last_nl = False
+                last = tok.type
                 if tok.type in ("LPAR", "LSQB"):
                     depth += 1
                 elif tok.type in ("RPAR", "RSQB"):
@@ -63,7 +67,13 @@ class _Newlines:
             yield tok
 
 
-_ELSE_AHEAD = re.compile(r"(?:[ \t\r\n;]|#[^\n]*)*(?:elif|else)\b")
+# A line continues the previous one when that ended with an operator or comma,
+# or when this one starts with a word or brace that cannot begin a statement.
+_CONTINUE_AHEAD = re.compile(
+    r"(?:[ \t\r\n;]|#[^\n]*)*(?:(?:elif|else|when|where|and|or|label|priority)\b|\{|=>)")
+_CONTINUES = {"COMMA", "AND", "OR", "ADDOP", "MULOP", "COMPOP", "EQUAL", "AUGOP", "NOT",
+              "IN", "IF", "ELSE", "WHEN", "WHERE", "LABEL", "FOR", "FROM", "TO", "AT", "OF",
+              "AS", "_ARROW", "MAY"}
 
 _parser = None
 

@@ -1,0 +1,79 @@
+"""Agents answer decisions with the index of one of the offered labels.
+
+An agent sees a decision's name, prompt and option labels, and may ask the
+game for the deciding player's view (`views.view_for`), never the full state.
+"""
+from __future__ import annotations
+
+import random
+
+from .builtins import RuleError
+
+
+class RandomAgent:
+    """Uniform over the legal options, from its own seeded RNG (never the game's)."""
+
+    name = "random"
+
+    def __init__(self, seed=0):
+        self.rng = random.Random(f"agent:{seed}")
+
+    def pick(self, game, player, decision, prompt, labels):
+        return self.rng.randrange(len(labels))
+
+
+class FirstAgent:
+    """Always the first legal option: a cheap, predictable opponent."""
+
+    name = "first"
+
+    def pick(self, game, player, decision, prompt, labels):
+        return 0
+
+
+class ScriptError(RuleError):
+    def __init__(self, message, entry=None, legal=None):
+        super().__init__(message)
+        self.entry = entry
+        self.legal = legal or []
+
+
+class ScriptedAgent:
+    """Follows a shared script of (player, label[, decision]) entries in order.
+
+    When the script runs out it hands over to `fallback` (or fails)."""
+
+    name = "scripted"
+
+    def __init__(self, script, fallback=None):
+        self.script = script  # shared list, consumed from the front
+        self.fallback = fallback
+
+    def pick(self, game, player, decision, prompt, labels):
+        if not self.script:
+            if self.fallback is None:
+                raise ScriptError(f"the script has no choice left for {player.id}'s "
+                                  f"{decision}", legal=labels)
+            return self.fallback.pick(game, player, decision, prompt, labels)
+        entry = self.script[0]
+        who, label, want = entry.player, entry.choice, entry.decision
+        if who != player.id:
+            raise ScriptError(f"the script expects {who} to choose next, but {player.id} "
+                              f"is choosing {decision}", entry, labels)
+        if want is not None and want != decision:
+            raise ScriptError(f"the script expects decision {want!r} but {player.id} is "
+                              f"choosing {decision!r}", entry, labels)
+        if label not in labels:
+            raise ScriptError(f"{label!r} is not a legal choice for {player.id}'s {decision}",
+                              entry, labels)
+        self.script.pop(0)
+        return labels.index(label)
+
+
+def make_agent(spec: str, seed: int, seat: int):
+    spec = spec.strip()
+    if spec == "random":
+        return RandomAgent(f"{seed}:{seat}")
+    if spec == "first":
+        return FirstAgent()
+    raise ValueError(f"unknown agent {spec!r} (random, first)")

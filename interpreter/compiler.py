@@ -1,0 +1,914 @@
+"""Check the rule modules of a ruleset and compile them to Python source.
+
+One pass over the AST resolves every name, infers what types it can, reports
+problems as Diagnostics (REF-UNDEF, TYPE, ARITY, DUP-ID, UNREACHABLE) and emits
+Python source for each phase, function, handler and ability. The source never
+contains rule text as code: names are mangled and literals are repr()'d. A
+line map turns a failing generated line back into its rule position.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from . import ast as A
+from .diagnostics import Diagnostic
+from .ruleset import RESERVED_ATTRS, Ruleset
+from .state import py_name
+from .types import BUILTINS, compatible, elem, is_list, list_of, of_value
+
+ATTR_TYPES = {"int": "int", "str": "str", "bool": "bool", "space": "space",
+              "spaces": "list:space", "enum": "str", "any": "any"}
+
+
+@dataclass
+class Var:
+    code: str
+    type: str
+    assignable: bool = True
+
+
+@dataclass
+class Scope:
+    names: dict = field(default_factory=dict)
+    parent: "Scope | None" = None
+
+    def lookup(self, name):
+        s = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def child(self):
+        return Scope({}, self)
+
+
+@dataclass
+class Compiled:
+    source: str
+    linemap: list  # generated line (1-based index) -> Span
+    phases: list  # [(name, function name)]
+    setup: str | None
+    finish: str | None
+    rounds_kind: str
+    rounds_fn: str | None
+    handlers: list  # (event, priority, order, owner id|None, instead, function name)
+    abilities: list  # (window, label, owner id|None, cond fn, body fn)
+    decisions: dict  # decision name -> span of first use
+
+
+class Compiler:
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.diags: list[Diagnostic] = []
+        self.lines: list[str] = []
+        self.spans: list = []
+        self.tmp = 0
+        self.funcs: dict[str, A.Func] = {}
+        self.phases: dict[str, A.Phase] = {}
+        self.events_used: dict[str, tuple] = {}  # event -> (arity, span)
+        self.windows_used: dict[str, tuple] = {}
+        self.handler_defs: list = []
+        self.ability_defs: list = []
+        self.decisions: dict = {}
+        self.kind_of_comp = {c.id: c.kind for c in rs.components}
+        self.space_ids = {sid for sid, _ in rs.spaces}
+        self.globals = self._globals()
+
+    # ---------------------------------------------------------------- helpers
+    def err(self, node, code, msg, hint="", severity="error"):
+        sp = node.span if isinstance(node, A.Node) else node
+        self.diags.append(Diagnostic(sp.path, sp.line, sp.col, code, msg, severity, hint))
+
+    def undef(self, node, what, name, known):
+        near = difflib.get_close_matches(name, sorted(known), n=1)
+        self.err(node, "REF-UNDEF", f"undefined {what} {name!r}",
+                 hint=f"did you mean {near[0]!r}?" if near else "")
+
+    def emit(self, indent, text, span):
+        self.lines.append("    " * indent + text)
+        self.spans.append(span)
+
+    def fresh(self, base):
+        self.tmp += 1
+        return f"_{base}{self.tmp}"
+
+    def _globals(self) -> Scope:
+        rs = self.rs
+        g = Scope()
+        for name, init in rs.game_vars.items():
+            g.names[name] = Var(f"G.v_{name}", of_value(init))
+        for sid, _ in rs.seats + rs.sides:
+            g.names[sid] = Var(f"G.n_{sid}", "side", False)
+        for name in rs.zone_names("game"):
+            g.names[name] = Var(f"G.z_{name}", "zone", False)
+        fixed = {"players": ("G.players", "list:side"), "sides": ("G.sides", "list:side"),
+                 "current": ("G.current", "side"), "round": ("G.round", "int"),
+                 "options": ("G.options", "options"), "tables": ("G.tables", "table")}
+        for name, (code, t) in fixed.items():
+            if name in g.names:
+                where = rs.where.get(("var", "game", name)) or rs.where.get(("side", name)) or \
+                    rs.where.get(("zone", "game", name))
+                if where:
+                    self.diags.append(Diagnostic(*where, "DUP-ID",
+                                                 f"{name!r} is a built-in name of the language"))
+            g.names[name] = Var(code, t, False)
+        return g
+
+    # ---------------------------------------------------------------- driver
+    def compile(self, modules) -> Compiled | None:
+        game = None
+        for m in modules:
+            for it in m.items:
+                if isinstance(it, A.Game):
+                    if game is not None:
+                        self.err(it, "DUP-ID", "a ruleset has one 'game' block; another is at "
+                                 f"{game.span.path}:{game.span.line}")
+                    else:
+                        game = it
+                elif isinstance(it, A.Phase):
+                    self._define(self.phases, it, "phase")
+                elif isinstance(it, A.Func):
+                    if it.name in BUILTINS:
+                        self.err(it, "DUP-ID", f"{it.name!r} is a built-in function")
+                    self._define(self.funcs, it, "function")
+                elif isinstance(it, A.On):
+                    self.handler_defs.append(it)
+                elif isinstance(it, A.Ability):
+                    self.ability_defs.append(it)
+        for c in self.rs.components:
+            if c.rules is not None:
+                for it in c.rules.items:
+                    if isinstance(it, A.On):
+                        self.handler_defs.append((c.id, it))
+                    elif isinstance(it, A.Ability):
+                        self.ability_defs.append((c.id, it))
+        if game is None:
+            path = self.rs.where.get("game", (str(self.rs.path), 1, 1))[0]
+            self.diags.append(Diagnostic(path, 1, 1, "REF-UNDEF",
+                                         "no 'game { ... }' block in any .rules file",
+                                         hint="the game block lists setup, rounds and finish"))
+            return None
+        self.emit(0, "# generated from rule files; see the line map for positions", A.NOWHERE)
+        phases = []
+        for name, span in game.phases:
+            if name not in self.phases:
+                self.undef(span, "phase", name, self.phases)
+            else:
+                phases.append((name, f"p_{name}"))
+        listed = {n for n, _ in game.phases}
+        for name, ph in self.phases.items():
+            if name not in listed:
+                self.err(ph, "UNREACHABLE", f"phase {name!r} is never played",
+                         hint="list it in the game's rounds", severity="warning")
+        setup = finish = rounds_fn = None
+        if game.setup is not None:
+            setup = "g_setup"
+            self.function(setup, [], game.setup, game, Scope({}, self.globals))
+        if game.finish is not None:
+            finish = "g_finish"
+            self.function(finish, [], game.finish, game, Scope({}, self.globals))
+        if game.rounds_expr is not None:
+            rounds_fn = "g_rounds"
+            code, t = self.expr(game.rounds_expr, Scope({}, self.globals))
+            want = "int" if game.rounds_kind == "count" else "bool"
+            self.expect(game.rounds_expr, t, want, "the rounds limit")
+            self.emit(0, f"def {rounds_fn}(G):", game.rounds_expr.span)
+            self.emit(1, f"return {code}", game.rounds_expr.span)
+        for name, ph in self.phases.items():
+            self.function(f"p_{name}", [], ph.body, ph, Scope({}, self.globals))
+        for name, fn in self.funcs.items():
+            self.function(f"f_{name}", fn.params, fn.body, fn, Scope({}, self.globals))
+        handlers = self.compile_handlers()
+        self._abilities = self.compile_abilities()
+        abilities = [a[:6] for a in self._abilities]
+        self.check_events()
+        return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
+                        game.rounds_kind, rounds_fn, handlers, abilities, self.decisions)
+
+    def _define(self, table, node, what):
+        if node.name in table:
+            first = table[node.name].span
+            self.err(node, "DUP-ID", f"{what} {node.name!r} is defined twice "
+                     f"(first at {first.path}:{first.line})")
+        else:
+            table[node.name] = node
+
+    def function(self, pyname, params, body, node, scope, extra=()):
+        args = ["G", *extra] + [f"l_{p}" for p in params]
+        for p in params:
+            scope.names[p] = Var(f"l_{p}", "any")
+        self.emit(0, f"def {pyname}({', '.join(args)}):", node.span)
+        n = len(self.lines)
+        self.block(body, scope, 1)
+        if len(self.lines) == n:
+            self.emit(1, "pass", node.span)
+
+    def compile_handlers(self):
+        out = []
+        for order, entry in enumerate(self.handler_defs):
+            owner, h = entry if isinstance(entry, tuple) else (None, entry)
+            scope = Scope({}, self.globals)
+            if owner is not None:
+                scope.names["this"] = Var("this", f"comp:{self.kind_of_comp[owner]}", False)
+            fn = f"h_{order}_{h.event}"
+            args = ["G", "this"] + [f"l_{p}" for p in h.params]
+            for p in h.params:
+                scope.names[p] = Var(f"l_{p}", "any")
+            self.emit(0, f"def {fn}({', '.join(args)}):", h.span)
+            if h.cond is not None:
+                code, t = self.expr(h.cond, scope)
+                self.expect(h.cond, t, "bool", "a 'when' condition")
+                self.emit(1, f"if not ({code}):", h.cond.span)
+                self.emit(2, "return NOMATCH", h.cond.span)
+            n = len(self.lines)
+            self.block(h.body, scope.child(), 1)
+            if len(self.lines) == n:
+                self.emit(1, "pass", h.span)
+            out.append((h.event, h.priority, order, owner, h.instead, fn, h))
+        return [(e, p, o, ow, i, fn) for e, p, o, ow, i, fn, _ in out]
+
+    def compile_abilities(self):
+        out = []
+        for order, entry in enumerate(self.ability_defs):
+            owner, ab = entry if isinstance(entry, tuple) else (None, entry)
+            scope = Scope({}, self.globals)
+            if owner is not None:
+                scope.names["this"] = Var("this", f"comp:{self.kind_of_comp[owner]}", False)
+            if not ab.params:
+                self.err(ab, "ARITY", "an ability's first parameter is the player using it")
+                continue
+            for p in ab.params:
+                scope.names[p] = Var(f"l_{p}", "any")
+            scope.names[ab.params[0]] = Var(f"l_{ab.params[0]}", "side")
+            args = ", ".join(["G", "this"] + [f"l_{p}" for p in ab.params])
+            cond = f"a_{order}_cond"
+            self.emit(0, f"def {cond}({args}):", ab.span)
+            if ab.cond is not None:
+                code, t = self.expr(ab.cond, scope)
+                self.expect(ab.cond, t, "bool", "a 'when' condition")
+                self.emit(1, f"return {code}", ab.cond.span)
+            else:
+                self.emit(1, "return True", ab.span)
+            body = f"a_{order}_{ab.window}"
+            self.emit(0, f"def {body}({args}):", ab.span)
+            n = len(self.lines)
+            self.block(ab.body, scope.child(), 1)
+            if len(self.lines) == n:
+                self.emit(1, "pass", ab.span)
+            out.append((ab.window, ab.label, owner, cond, body, len(ab.params) - 1, ab))
+        return out
+
+    def check_events(self):
+        for entry in self.handler_defs:
+            h = entry[1] if isinstance(entry, tuple) else entry
+            used = self.events_used.get(h.event)
+            if used is None:
+                self.err(h, "UNREACHABLE", f"no rule triggers event {h.event!r}",
+                         hint="a 'trigger' or 'collect' of this name runs the handler",
+                         severity="warning")
+            elif used[0] != len(h.params):
+                self.err(h, "ARITY", f"event {h.event!r} is triggered with {used[0]} "
+                         f"argument(s) but this handler takes {len(h.params)}")
+        for window, label, owner, cond, body, nargs, ab in self.abilities_checked():
+            used = self.windows_used.get(window)
+            if used is None:
+                self.err(ab, "UNREACHABLE", f"no rule opens window {window!r}", severity="warning")
+            elif used[0] != nargs:
+                self.err(ab, "ARITY", f"window {window!r} passes {used[0]} argument(s) but this "
+                         f"ability takes {nargs} after the player")
+
+    def abilities_checked(self):
+        return self._abilities
+
+    # ---------------------------------------------------------------- types
+    def expect(self, node, got, want, what):
+        if not compatible(got, want):
+            self.err(node, "TYPE", f"{what} must be {_tname(want)}, not {_tname(got)}")
+
+    def attr_type(self, node, t, name) -> tuple[str, bool] | None:
+        """(type, assignable) of attribute `name` on type t; None if unknown."""
+        rs = self.rs
+        if t == "any":
+            return ("any", True)
+        if t == "side":
+            if name in ("id", "name"):
+                return ("str", False)
+            if name == "index":
+                return ("int", False)
+            if name == "is_player":
+                return ("bool", False)
+            if name in rs.side_vars:
+                return (of_value(rs.side_vars[name]), True)
+            if name in rs.zone_names("side"):
+                return ("zone", False)
+            if name in rs.pieces:
+                return ("int", False)
+            return self.no_attr(node, "side", name, ["id", "name", "index", "is_player",
+                                                      *rs.side_vars, *rs.zone_names("side"),
+                                                      *rs.pieces])
+        if t == "space":
+            if name == "id":
+                return ("str", False)
+            if name == "index":
+                return ("int", False)
+            if name in rs.space_attrs:
+                return (ATTR_TYPES[rs.space_attrs[name].type], False)
+            if name in rs.zone_names("space"):
+                return ("zone", False)
+            if name in rs.pieces:
+                return ("row", False)
+            return self.no_attr(node, "space", name, ["id", "index", *rs.space_attrs,
+                                                       *rs.zone_names("space"), *rs.pieces])
+        if t.startswith("comp"):
+            if name in ("id", "kind"):
+                return ("str", False)
+            if name == "index":
+                return ("int", False)
+            if name == "zone":
+                return ("zone", False)
+            if name == "holder":
+                return ("side", False)
+            if name in rs.pieces:
+                return ("row", False)
+            kinds = [rs.kinds[t[5:]]] if t.startswith("comp:") and t[5:] in rs.kinds else \
+                list(rs.kinds.values())
+            for k in kinds:
+                if name in k.attributes:
+                    return (ATTR_TYPES[k.attributes[name].type] if len(kinds) == 1 else "any", False)
+                if name in k.properties:
+                    return (of_value(k.properties[name]) if len(kinds) == 1 else "any", True)
+            known = ["id", "kind", "zone", "holder", *rs.pieces]
+            for k in kinds:
+                known += list(k.attributes) + list(k.properties)
+            what = f"component of kind {kinds[0].name!r}" if len(kinds) == 1 else "component"
+            return self.no_attr(node, what, name, known)
+        if t == "zone":
+            table = {"id": "str", "name": "str", "owner": "any", "size": "int", "top": "comp",
+                     "items": "list:comp"}
+            if name in table:
+                return (table[name], False)
+            return self.no_attr(node, "zone", name, list(table))
+        if t == "row":
+            if name == "total":
+                return ("int", False)
+            return self.no_attr(node, "piece count", name, ["total"])
+        if t == "options":
+            if name in rs.options:
+                ch = rs.options[name]["choices"]
+                return (of_value(ch[0]) if ch else "any", False)
+            return self.no_attr(node, "option", name, list(rs.options), what="option")
+        if t == "table":
+            if name in rs.tables:
+                return ("table", False)
+            return self.no_attr(node, "tables", name, list(rs.tables), what="table")
+        if t.startswith("table"):
+            return ("any", False)
+        if t in ("int", "bool", "str", "none") or t.startswith("list:"):
+            self.err(node, "TYPE", f"{_tname(t)} has no attribute {name!r}")
+            return None
+        return ("any", True)
+
+    def no_attr(self, node, owner, name, known, what="attribute"):
+        near = difflib.get_close_matches(name, known, n=1)
+        self.err(node, "REF-UNDEF", f"{owner} has no {what} {name!r}" if what == "attribute"
+                 else f"undefined {what} {name!r}",
+                 hint=f"did you mean {near[0]!r}?" if near else "")
+        return None
+
+    # ---------------------------------------------------------------- expressions
+    def expr(self, n, scope) -> tuple[str, str]:
+        meth = getattr(self, "e_" + type(n).__name__)
+        return meth(n, scope)
+
+    def e_Num(self, n, scope):
+        return repr(n.value), "int"
+
+    def e_Const(self, n, scope):
+        return repr(n.value), {True: "bool", False: "bool", None: "none"}[n.value]
+
+    def e_Str(self, n, scope):
+        parts = []
+        for p in n.parts:
+            if isinstance(p, str):
+                parts.append(repr(p))
+            else:
+                code, _ = self.expr(p, scope)
+                parts.append(f"show({code})")
+        if not parts:
+            return "''", "str"
+        return " + ".join(parts) if len(parts) > 1 else (
+            parts[0] if isinstance(n.parts[0], str) else parts[0]), "str"
+
+    def e_Name(self, n, scope):
+        v = scope.lookup(n.id)
+        if v is not None:
+            return v.code, v.type
+        if n.id in self.funcs or n.id in BUILTINS:
+            self.err(n, "TYPE", f"function {n.id!r} must be called: {n.id}(...)")
+            return "None", "any"
+        known = set()
+        s = scope
+        while s is not None:
+            known |= set(s.names)
+            s = s.parent
+        self.undef(n, "name", n.id, known)
+        return "None", "any"
+
+    def e_Attr(self, n, scope):
+        code, t = self.expr(n.obj, scope)
+        at = self.attr_type(n, t, n.name)
+        if at is None:
+            return "None", "any"
+        if t == "zone" and n.name == "size":
+            return f"len({code}.items)", "int"
+        if t == "zone" and n.name == "top":
+            return f"ztop({code})", "comp"
+        if t == "zone" and n.name == "items":
+            return f"list({code}.items)", "list:comp"
+        if t == "row" and n.name == "total":
+            return f"sum({code}.counts)", "int"
+        if t == "side" and n.name in self.rs.pieces:
+            return f"{code}._supply[{n.name!r}]", "int"
+        if t == "options":
+            return f"{code}[{n.name!r}]", at[0]
+        if t == "table":
+            return f"{code}[{n.name!r}]", "table:" + n.name
+        if t == "any" and n.name in self.rs.pieces:
+            return f"pieces_at({code}, {n.name!r})", "any"
+        if t == "any":
+            return f"attr({code}, {n.name!r})", "any"
+        return f"{code}.{py_name(n.name)}", at[0]
+
+    def e_Index(self, n, scope):
+        code, t = self.expr(n.obj, scope)
+        icode, it = self.expr(n.index, scope)
+        if t == "row":
+            self.expect(n.index, it, "side", "a piece count's index")
+            return f"{code}.counts[{icode}.index]", "int"
+        if is_list(t):
+            self.expect(n.index, it, "int", "a list index")
+            return f"{code}[{icode}]", elem(t)
+        if t in ("int", "bool", "none", "side", "space") or t.startswith("comp"):
+            self.err(n, "TYPE", f"{_tname(t)} cannot be indexed")
+        return f"index({code}, {icode})", "any"
+
+    def e_Call(self, n, scope):
+        if not isinstance(n.func, A.Name):
+            self.err(n, "TYPE", "only named functions can be called")
+            return "None", "any"
+        name = n.func.id
+        args = [self.expr(a, scope) for a in n.args]
+        codes = [c for c, _ in args]
+        types = [t for _, t in args]
+        local = scope.lookup(name)
+        if local is not None and local.type == "func":
+            return f"{local.code}({', '.join(codes)})", "any"
+        if name in self.funcs:
+            fn = self.funcs[name]
+            if len(args) != len(fn.params):
+                self.err(n, "ARITY", f"{name}() takes {len(fn.params)} argument(s), "
+                         f"got {len(args)}")
+            return f"f_{name}({', '.join(['G', *codes])})", "any"
+        if name in BUILTINS:
+            b = BUILTINS[name]
+            if len(args) < b.min_args or (b.max_args >= 0 and len(args) > b.max_args):
+                want = (f"{b.min_args}" if b.min_args == b.max_args else
+                        f"{b.min_args} to {b.max_args}" if b.max_args >= 0 else
+                        f"at least {b.min_args}")
+                self.err(n, "ARITY", f"{name}() takes {want} argument(s), got {len(args)}")
+                return "None", "any"
+            self.check_builtin(n, name, types)
+            result = b.result(types)
+            if name == "component" and isinstance(n.args[0], A.Str) and \
+                    len(n.args[0].parts) == 1 and isinstance(n.args[0].parts[0], str):
+                cid = n.args[0].parts[0]
+                if cid in self.kind_of_comp:
+                    result = f"comp:{self.kind_of_comp[cid]}"
+            prefix = ["G"] if b.game else []
+            return f"B_{name}({', '.join(prefix + codes)})", result
+        self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
+        return "None", "any"
+
+    def check_builtin(self, n, name, types):
+        """Literal arguments the checker can verify against the ruleset."""
+        lit = None
+        if n.args and isinstance(n.args[0], A.Str) and len(n.args[0].parts) == 1 \
+                and isinstance(n.args[0].parts[0], str):
+            lit = n.args[0].parts[0]
+        if name == "space" and lit is not None and lit not in self.space_ids:
+            self.undef(n.args[0], "space", lit, self.space_ids)
+        elif name == "component" and lit is not None and lit not in self.kind_of_comp:
+            self.undef(n.args[0], "component", lit, self.kind_of_comp)
+        elif name == "components" and lit is not None and lit not in self.rs.kinds:
+            self.undef(n.args[0], "component kind", lit, self.rs.kinds)
+        elif name in ("track", "step", "distance") and lit is not None and lit not in self.rs.tracks:
+            self.undef(n.args[0], "track", lit, self.rs.tracks)
+        elif name == "linked" and len(n.args) == 2 and isinstance(n.args[1], A.Str) and \
+                len(n.args[1].parts) == 1 and isinstance(n.args[1].parts[0], str) and \
+                n.args[1].parts[0] not in self.rs.links:
+            self.undef(n.args[1], "link kind", n.args[1].parts[0], self.rs.links)
+        if name in ("step",) and len(types) == 3:
+            self.expect(n.args[2], types[2], "int", "the number of steps")
+        if name in ("abs",):
+            self.expect(n.args[0], types[0], "int", "abs()'s argument")
+
+    def e_Collect(self, n, scope):
+        codes = [self.expr(a, scope)[0] for a in n.args]
+        self.use_event(n, n.event, len(codes))
+        return f"G.collect({n.event!r}, ({''.join(c + ', ' for c in codes)}))", "list:any"
+
+    def e_ListLit(self, n, scope):
+        items = [self.expr(i, scope) for i in n.items]
+        t = items[0][1] if items and all(t == items[0][1] for _, t in items) else "any"
+        return f"[{', '.join(c for c, _ in items)}]", list_of(t)
+
+    def e_Comprehension(self, n, scope):
+        icode, it = self.expr(n.iter, scope)
+        inner = scope.child()
+        inner.names[n.var] = Var(f"l_{n.var}", elem(it))
+        ecode, et = self.expr(n.elt, inner)
+        cond = ""
+        if n.cond is not None:
+            ccode, ct = self.expr(n.cond, inner)
+            self.expect(n.cond, ct, "bool", "a comprehension's test")
+            cond = f" if {ccode}"
+        return f"[{ecode} for l_{n.var} in it({icode}){cond}]", list_of(et)
+
+    def e_Lambda(self, n, scope):
+        inner = scope.child()
+        inner.names[n.param] = Var(f"l_{n.param}", "any")
+        code, _ = self.expr(n.body, inner)
+        return f"(lambda l_{n.param}: {code})", "func"
+
+    def e_BinOp(self, n, scope):
+        lc, lt = self.expr(n.left, scope)
+        rc, rt = self.expr(n.right, scope)
+        if n.op == "+" and (is_list(lt) or is_list(rt)):
+            if not (compatible(lt, rt) or "any" in (lt, rt)):
+                self.err(n, "TYPE", f"cannot add {_tname(lt)} and {_tname(rt)}")
+            return f"(lst({lc}) + lst({rc}))", lt if lt != "zone" else "list:comp"
+        if n.op == "+" and (lt == "str" or rt == "str"):
+            self.err(n, "TYPE", "text is joined with interpolation: \"{a}{b}\", not '+'")
+            return "None", "str"
+        for side, t in ((n.left, lt), (n.right, rt)):
+            self.expect(side, t, "int", f"an operand of '{n.op}'")
+        op = "//" if n.op == "/" else n.op
+        return f"({lc} {op} {rc})", "int"
+
+    def e_Compare(self, n, scope):
+        lc, lt = self.expr(n.left, scope)
+        rc, rt = self.expr(n.right, scope)
+        if n.op in ("in", "notin"):
+            if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
+                self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
+            op = "in" if n.op == "in" else "not in"
+            return f"({lc} {op} {rc})", "bool"
+        if n.op in ("<", ">", "<=", ">="):
+            self.expect(n.left, lt, "int", f"an operand of '{n.op}'")
+            self.expect(n.right, rt, "int", f"an operand of '{n.op}'")
+        elif not compatible(lt, rt):
+            self.err(n, "TYPE", f"comparing {_tname(lt)} with {_tname(rt)} is always "
+                     f"{'false' if n.op == '==' else 'true'}")
+        if n.op in ("==", "!=") and ("none" in (lt, rt) or lt in ("side", "space") or
+                                     lt.startswith("comp")):
+            op = "is" if n.op == "==" else "is not"
+            return f"({lc} {op} {rc})", "bool"
+        return f"({lc} {n.op} {rc})", "bool"
+
+    def e_BoolOp(self, n, scope):
+        lc, lt = self.expr(n.left, scope)
+        rc, rt = self.expr(n.right, scope)
+        self.expect(n.left, lt, "bool", f"an operand of '{n.op}'")
+        self.expect(n.right, rt, "bool", f"an operand of '{n.op}'")
+        return f"({lc} {n.op} {rc})", "bool"
+
+    def e_Not(self, n, scope):
+        c, t = self.expr(n.operand, scope)
+        self.expect(n.operand, t, "bool", "the operand of 'not'")
+        return f"(not {c})", "bool"
+
+    def e_Neg(self, n, scope):
+        c, t = self.expr(n.operand, scope)
+        self.expect(n.operand, t, "int", "the operand of '-'")
+        return f"(-{c})", "int"
+
+    def e_Ternary(self, n, scope):
+        cc, ct = self.expr(n.cond, scope)
+        self.expect(n.cond, ct, "bool", "the condition of 'if'")
+        ac, at = self.expr(n.then, scope)
+        bc, bt = self.expr(n.other, scope)
+        return f"({ac} if {cc} else {bc})", at if at == bt else "any"
+
+    # ---------------------------------------------------------------- statements
+    def block(self, stmts, scope, ind):
+        for s in stmts:
+            getattr(self, "s_" + type(s).__name__)(s, scope, ind)
+
+    def cond(self, node, scope, what):
+        code, t = self.expr(node, scope)
+        self.expect(node, t, "bool", what)
+        return code
+
+    def s_Let(self, s, scope, ind):
+        code, t = self.expr(s.value, scope)
+        scope.names[s.name] = Var(f"l_{s.name}", t)
+        self.emit(ind, f"l_{s.name} = {code}", s.span)
+
+    def s_Assign(self, s, scope, ind):
+        vcode, vt = self.expr(s.value, scope)
+        tgt = s.target
+        if isinstance(tgt, A.Name):
+            v = scope.lookup(tgt.id)
+            if v is None:
+                self.undef(tgt, "variable", tgt.id, [])
+                self.err(tgt, "REF-UNDEF", f"declare local variables with 'let {tgt.id} = ...'",
+                         severity="info")
+                return
+            if not v.assignable:
+                self.err(tgt, "TYPE", f"{tgt.id!r} cannot be assigned")
+                return
+            self.check_assign(s, v.type, vt)
+            tcode = v.code
+        elif isinstance(tgt, A.Attr):
+            ocode, ot = self.expr(tgt.obj, scope)
+            at = self.attr_type(tgt, ot, tgt.name)
+            if at is None:
+                return
+            if not at[1]:
+                self.err(tgt, "TYPE", f"{tgt.name!r} of {_tname(ot)} is fixed and cannot be "
+                         "assigned", hint="only variables and component properties change")
+                return
+            self.check_assign(s, at[0], vt)
+            tcode = f"{ocode}.{py_name(tgt.name)}" if ot != "any" else None
+            if tcode is None:
+                op = {"=": "", "+=": "+", "-=": "-"}[s.op]
+                self.emit(ind, f"setattr_({ocode}, {tgt.name!r}, {vcode}, {op!r})", s.span)
+                return
+        else:
+            ocode, ot = self.expr(tgt.obj, scope)
+            icode, _ = self.expr(tgt.index, scope)
+            if ot in ("row", "table", "options") or ot.startswith("table"):
+                self.err(tgt, "TYPE", f"{_tname(ot)} cannot be changed by assignment",
+                         hint="pieces move with place/remove/transfer")
+                return
+            tcode = f"{ocode}[{icode}]"
+        if s.op != "=":
+            self.expect(s.value, vt, "int", f"the value of '{s.op}'")
+        self.emit(ind, f"{tcode} {s.op} {vcode}", s.span)
+
+    def check_assign(self, s, target_t, vt):
+        if target_t in ("int", "bool", "str") and not compatible(vt, target_t) and vt != "none":
+            self.err(s.value, "TYPE", f"assigning {_tname(vt)} to a variable of {_tname(target_t)}")
+
+    def s_If(self, s, scope, ind):
+        for i, (c, body) in enumerate(s.branches):
+            code = self.cond(c, scope, "an 'if' condition")
+            self.emit(ind, f"{'if' if i == 0 else 'elif'} {code}:", c.span)
+            self.body(body, scope, ind + 1, c.span)
+        if s.orelse is not None:
+            self.emit(ind, "else:", s.span)
+            self.body(s.orelse, scope, ind + 1, s.span)
+
+    def body(self, stmts, scope, ind, span):
+        n = len(self.lines)
+        self.block(stmts, scope.child(), ind)
+        if len(self.lines) == n:
+            self.emit(ind, "pass", span)
+
+    def s_For(self, s, scope, ind):
+        icode, it = self.expr(s.iter, scope)
+        if it in ("int", "bool", "none", "side", "space", "str") or it.startswith("comp"):
+            self.err(s.iter, "TYPE", f"cannot loop over {_tname(it)}")
+        inner = scope.child()
+        inner.names[s.var] = Var(f"l_{s.var}", elem(it))
+        self.emit(ind, f"for l_{s.var} in it({icode}):", s.span)
+        if s.cond is not None:
+            c = self.cond(s.cond, inner, "a 'where' condition")
+            self.emit(ind + 1, f"if not ({c}): continue", s.cond.span)
+        self.body(s.body, inner, ind + 1, s.span)
+
+    def s_While(self, s, scope, ind):
+        c = self.cond(s.cond, scope, "a 'while' condition")
+        self.emit(ind, f"while {c}:", s.span)
+        self.body(s.body, scope, ind + 1, s.span)
+
+    def s_Repeat(self, s, scope, ind):
+        code, t = self.expr(s.count, scope)
+        self.expect(s.count, t, "int", "the count of 'repeat'")
+        self.emit(ind, f"for _ in range({code}):", s.span)
+        self.body(s.body, scope, ind + 1, s.span)
+
+    def s_Return(self, s, scope, ind):
+        if s.value is None:
+            self.emit(ind, "return None", s.span)
+        else:
+            self.emit(ind, f"return {self.expr(s.value, scope)[0]}", s.span)
+
+    def s_Break(self, s, scope, ind):
+        self.emit(ind, "break", s.span)
+
+    def s_Continue(self, s, scope, ind):
+        self.emit(ind, "continue", s.span)
+
+    def s_Log(self, s, scope, ind):
+        code, _ = self.expr(s.value, scope)
+        self.emit(ind, f"if G.logging: G.say(show({code}))", s.span)
+
+    def s_ExprStmt(self, s, scope, ind):
+        code, _ = self.expr(s.expr, scope)
+        if not isinstance(s.expr, (A.Call, A.Collect)):
+            self.err(s, "TYPE", "this expression does nothing on its own", severity="warning")
+        self.emit(ind, code, s.span)
+
+    def location(self, node, scope, what):
+        code, t = self.expr(node, scope)
+        if not (t in ("space", "any") or t.startswith("comp")):
+            self.err(node, "TYPE", f"{what} must be a space or a component, not {_tname(t)}")
+        return code
+
+    def piece(self, s):
+        if s.piece not in self.rs.pieces:
+            self.undef(s, "piece kind", s.piece, self.rs.pieces)
+
+    def count(self, node, scope):
+        if node is None:
+            return "None"
+        code, t = self.expr(node, scope)
+        self.expect(node, t, "int", "a piece count")
+        return code
+
+    def side(self, node, scope, what):
+        code, t = self.expr(node, scope)
+        self.expect(node, t, "side", what)
+        return code
+
+    def s_Place(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        o = self.side(s.owner, scope, "the owner of placed pieces")
+        loc = self.location(s.loc, scope, "where pieces are placed")
+        self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n})", s.span)
+
+    def s_Remove(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        o = "None" if s.owner is None else self.side(s.owner, scope, "the owner of removed pieces")
+        if s.owner is None and s.count is not None:
+            self.err(s, "TYPE", "without 'of OWNER' only 'remove all' is allowed")
+        loc = self.location(s.loc, scope, "where pieces are removed from")
+        self.emit(ind, f"G.remove({s.piece!r}, {o}, {loc}, {n})", s.span)
+
+    def s_Transfer(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        o = self.side(s.owner, scope, "the owner of moved pieces")
+        a = self.location(s.src, scope, "where pieces come from")
+        b = self.location(s.dst, scope, "where pieces go")
+        self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n})", s.span)
+
+    def s_Move(self, s, scope, ind):
+        wc, wt = self.expr(s.what, scope)
+        if wt in ("int", "bool", "str", "none", "side", "space"):
+            self.err(s.what, "TYPE", f"only components move between zones, not {_tname(wt)}")
+        dc, dt = self.expr(s.dest, scope)
+        self.expect(s.dest, dt, "zone", "a move's destination")
+        self.emit(ind, f"G.move({wc}, {dc}, {s.position == 'top'})", s.span)
+
+    def s_Roll(self, s, scope, ind):
+        code, t = self.expr(s.what, scope)
+        kinds = [t[5:]] if t.startswith("comp:") else [
+            elem(t)[5:]] if elem(t).startswith("comp:") else []
+        for k in kinds:
+            if k in self.rs.kinds and "value" not in self.rs.kinds[k].properties:
+                self.err(s.what, "TYPE", f"components of kind {k!r} have no 'value' property "
+                         "to roll", hint="declare properties: {value: 1} and attributes: "
+                         "{sides: ...}")
+        self.emit(ind, f"G.roll({code})", s.span)
+
+    def s_Shuffle(self, s, scope, ind):
+        code, t = self.expr(s.zone, scope)
+        self.expect(s.zone, t, "zone", "what is shuffled")
+        self.emit(ind, f"G.shuffle({code})", s.span)
+
+    def s_Draw(self, s, scope, ind):
+        n = self.count(s.count, scope)
+        a, at = self.expr(s.src, scope)
+        b, bt = self.expr(s.dst, scope)
+        self.expect(s.src, at, "zone", "where cards are drawn from")
+        self.expect(s.dst, bt, "zone", "where drawn cards go")
+        self.emit(ind, f"G.draw({n}, {a}, {b})", s.span)
+
+    def s_Choose(self, s, scope, ind):
+        who = self.side(s.player, scope, "who chooses")
+        name = s.name or f"choice@{s.span.line}"
+        self.decisions.setdefault(name, s.span)
+        opts, labs, ch = self.fresh("o"), self.fresh("l"), self.fresh("c")
+        self.emit(ind, f"{opts} = []; {labs} = []", s.span)
+        for k, opt in enumerate(s.options):
+            inner = scope.child()
+            depth = ind
+            vars_ = []
+            for var, it in opt.fors:
+                icode, itype = self.expr(it, inner)
+                inner = inner.child()
+                inner.names[var] = Var(f"l_{var}", elem(itype))
+                self.emit(depth, f"for l_{var} in it({icode}):", opt.span)
+                depth += 1
+                vars_.append(var)
+            if opt.cond is not None:
+                c = self.cond(opt.cond, inner, "an option's 'when' condition")
+                self.emit(depth, f"if {c}:", opt.cond.span)
+                depth += 1
+            lcode, lt = self.expr(opt.label, inner)
+            self.expect(opt.label, lt, "str", "an option label")
+            vals = "".join(f" l_{v}," for v in vars_)
+            self.emit(depth, f"{opts}.append(({k},{vals})); {labs}.append({lcode})", opt.span)
+            opt._scope = inner
+            opt._vars = vars_
+        if s.may:
+            self.emit(ind, f"{opts}.append((-1,)); {labs}.append('pass')", s.span)
+        self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {s.prompt!r}, {opts}, {labs})", s.span)
+        for k, opt in enumerate(s.options):
+            self.emit(ind, f"{'if' if k == 0 else 'elif'} {ch} is not None and {ch}[0] == {k}:",
+                      opt.span)
+            if opt._vars:
+                names = ", ".join(f"l_{v}" for v in opt._vars)
+                self.emit(ind + 1, f"{names}{',' if len(opt._vars) == 1 else ''} = {ch}[1:]",
+                          opt.span)
+            self.body(opt.body, opt._scope, ind + 1, opt.span)
+
+    def use_event(self, node, event, arity):
+        prev = self.events_used.get(event)
+        if prev is not None and prev[0] != arity:
+            self.err(node, "ARITY", f"event {event!r} is triggered with {arity} argument(s) here "
+                     f"but with {prev[0]} at {prev[1].path}:{prev[1].line}")
+        elif prev is None:
+            self.events_used[event] = (arity, node.span)
+
+    def s_Trigger(self, s, scope, ind):
+        codes = [self.expr(a, scope)[0] for a in s.args]
+        self.use_event(s, s.event, len(codes))
+        args = "(" + "".join(c + ", " for c in codes) + ")"
+        if s.default is not None:
+            self.emit(ind, f"if not G.replace({s.event!r}, {args}):", s.span)
+            self.body(s.default, scope, ind + 1, s.span)
+        self.emit(ind, f"G.trigger({s.event!r}, {args})", s.span)
+
+    def s_Window(self, s, scope, ind):
+        codes = [self.expr(a, scope)[0] for a in s.args]
+        prev = self.windows_used.get(s.name)
+        if prev is not None and prev[0] != len(codes):
+            self.err(s, "ARITY", f"window {s.name!r} opens with {len(codes)} argument(s) here but "
+                     f"with {prev[0]} at {prev[1].path}:{prev[1].line}")
+        self.windows_used.setdefault(s.name, (len(codes), s.span))
+        who, wt = self.expr(s.who, scope)
+        if s.round_robin:
+            self.expect(s.who, wt, "list:side", "the players of a window")
+        else:
+            self.expect(s.who, wt, "side", "the player of a window")
+        self.decisions.setdefault(s.name, s.span)
+        args = "(" + "".join(c + ", " for c in codes) + ")"
+        self.emit(ind, f"G.window({s.name!r}, {args}, {who}, {s.round_robin})", s.span)
+
+    def s_Turn(self, s, scope, ind):
+        who = self.side(s.player, scope, "whose turn it is")
+        prev = self.fresh("t")
+        self.emit(ind, f"{prev} = G.begin_turn({who})", s.span)
+        self.emit(ind, "try:", s.span)
+        self.body(s.body, scope, ind + 1, s.span)
+        self.emit(ind, "finally:", s.span)
+        self.emit(ind + 1, f"G.end_turn({prev})", s.span)
+
+    def s_Win(self, s, scope, ind):
+        code, t = self.expr(s.who, scope)
+        if not (compatible(t, "side") or compatible(t, "list:side")):
+            self.err(s.who, "TYPE", f"the winner must be a side or a list of sides, not {_tname(t)}")
+        self.emit(ind, f"G.win({code})", s.span)
+
+    def s_EndGame(self, s, scope, ind):
+        self.emit(ind, "G.end_game()", s.span)
+
+
+def _tname(t: str) -> str:
+    if t.startswith("list:"):
+        return f"a list of {_tname(t[5:])}"
+    if t.startswith("comp:"):
+        return f"a component ({t[5:]})"
+    if t.startswith("table"):
+        return "a table"
+    return {"int": "a number", "bool": "true/false", "str": "text", "none": "none",
+            "side": "a side", "space": "a space", "zone": "a zone", "comp": "a component",
+            "row": "a piece count", "options": "the options", "func": "a function",
+            "any": "any value"}.get(t, t)
+
+
+def compile_ruleset(rs: Ruleset):
+    c = Compiler(rs)
+    compiled = c.compile(rs.modules)
+    return compiled, c.diags
+
+
+__all__ = ["compile_ruleset", "Compiled", "RESERVED_ATTRS"]

@@ -1,0 +1,549 @@
+"""Programs (compiled rulesets) and games (one playthrough of a program).
+
+A Game holds all state, including its seeded RNG; it asks agents for every
+decision and records them, so ruleset + options + seed + choices replays the
+same game byte for byte.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+from . import ast as A
+from .builtins import RuleError, namespace
+from .compiler import compile_ruleset
+from .diagnostics import Diagnostic, DiagnosticError
+from .ruleset import Ruleset, load_ruleset
+from .state import Comp, PieceRow, Side, Space, Table, Zone, display, py_name, to_table
+
+RULES_FILE = "<rules>"
+NOMATCH = object()
+MAX_DECISIONS = 200_000
+
+
+class GameOver(Exception):
+    """`win` was reached: the game is decided."""
+
+
+class EndGame(Exception):
+    """`end game`: stop the rounds and go to finish."""
+
+
+class Program:
+    """A checked and compiled ruleset, from which games are made."""
+
+    def __init__(self, rs: Ruleset, compiled, diags):
+        self.rs = rs
+        self.compiled = compiled
+        self.warnings = [d for d in diags if d.severity != "error"]
+        self.linemap = compiled.linemap
+        ns = namespace()
+        ns["NOMATCH"] = NOMATCH
+        code = compile(compiled.source, RULES_FILE, "exec")
+        exec(code, ns)  # generated from the checked AST, never from rule text
+        self.ns = ns
+        self.phases = [(name, ns[fn]) for name, fn in compiled.phases]
+        self.setup = ns[compiled.setup] if compiled.setup else None
+        self.finish = ns[compiled.finish] if compiled.finish else None
+        self.rounds_fn = ns[compiled.rounds_fn] if compiled.rounds_fn else None
+        self.rounds_kind = compiled.rounds_kind
+        self.handlers = {}
+        for event, prio, order, owner, instead, fn in sorted(
+                compiled.handlers, key=lambda h: (-h[1], h[2])):
+            self.handlers.setdefault(event, []).append((owner, instead, ns[fn]))
+        self.abilities = {}
+        for window, label, owner, cond, body, _ in compiled.abilities:
+            self.abilities.setdefault(window, []).append((label, owner, ns[cond], ns[body]))
+        self.tables = to_table(rs.tables)
+
+    @property
+    def name(self):
+        return self.rs.id
+
+    def span_of(self, lineno: int) -> A.Span:
+        if 0 < lineno <= len(self.linemap):
+            return self.linemap[lineno - 1]
+        return A.NOWHERE
+
+
+def load_program(path) -> tuple[Program | None, list[Diagnostic]]:
+    rs, diags = load_ruleset(Path(path))
+    if any(d.severity == "error" for d in diags):
+        return None, diags
+    compiled, cdiags = compile_ruleset(rs)
+    diags = diags + cdiags
+    if compiled is None or any(d.severity == "error" for d in diags):
+        return None, diags
+    return Program(rs, compiled, diags), diags
+
+
+class Rig:
+    """Scenario-rigged randomness: forced die faces and draws, used first."""
+
+    def __init__(self, rolls=None, draws=None):
+        self.rolls = list(rolls or [])
+        self.draws = {k: list(v) for k, v in (draws or {}).items()}
+
+
+class Game:
+    def __init__(self, program: Program, seed: int = 0, options: dict | None = None,
+                 agents=None, logging: bool = False, rig: Rig | None = None,
+                 players: int | None = None):
+        self.program = program
+        rs = program.rs
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.rig = rig
+        self.logging = logging
+        self.log: list[dict] = []
+        self.history: list[tuple] = []
+        self.round = 0
+        self.phase = None
+        self.current = None
+        self.winners: list = []
+        self.finished = False
+        self.hooks = None
+        nseats = players or rs.max_players
+        if not rs.min_players <= nseats <= rs.max_players:
+            raise DiagnosticError(Diagnostic(*rs.where.get("game", (str(rs.path), 1, 1)),
+                                             "OPTION", f"this game takes {rs.min_players} to "
+                                             f"{rs.max_players} players, not {nseats}"))
+        self.options = Table(self._options(options or {}))
+        self.tables = program.tables
+        seats = rs.seats[:nseats]
+        self.players = [Side(sid, name, i, True) for i, (sid, name) in enumerate(seats)]
+        neutral = [Side(sid, name, nseats + i, False) for i, (sid, name) in enumerate(rs.sides)]
+        self.sides = self.players + neutral
+        nsides = len(self.sides)
+        for sid, _ in rs.seats[nseats:]:
+            setattr(self, f"n_{sid}", None)
+        for s in self.sides:
+            setattr(self, f"n_{s.id}", s)
+            for name, init in rs.side_vars.items():
+                setattr(s, py_name(name), init)
+            for (scope, name), z in rs.zones.items():
+                if scope == "side":
+                    setattr(s, py_name(name), Zone(name, s, z.type, z.visibility, z.live))
+            for piece, supply in rs.pieces.items():
+                s._supply[piece] = supply
+        for name, init in rs.game_vars.items():
+            setattr(self, f"v_{name}", init)
+        self.zones = {}
+        for (scope, name), z in rs.zones.items():
+            if scope == "game":
+                zone = Zone(name, None, z.type, z.visibility, z.live)
+                setattr(self, f"z_{name}", zone)
+                self.zones[name] = zone
+        self.spaces = []
+        self.spaces_by_id = {}
+        for i, (sid, values) in enumerate(rs.spaces):
+            sp = Space(sid, i)
+            self.spaces.append(sp)
+            self.spaces_by_id[sid] = sp
+        for sp, (_, values) in zip(self.spaces, rs.spaces):
+            for name, d in rs.space_attrs.items():
+                v = values.get(name, d.default)
+                if d.type == "space" and v is not None:
+                    v = self.spaces_by_id[v]
+                elif d.type == "spaces":
+                    v = [self.spaces_by_id[x] for x in (v or [])]
+                setattr(sp, py_name(name), v)
+            for (scope, name), z in rs.zones.items():
+                if scope == "space":
+                    setattr(sp, py_name(name), Zone(name, sp, z.type, z.visibility, z.live))
+            for piece in rs.pieces:
+                setattr(sp, piece, PieceRow(piece, sp, nsides))
+        self.tracks = {}
+        for name, (ids, loop) in rs.tracks.items():
+            spaces = [self.spaces_by_id[x] for x in ids]
+            self.tracks[name] = (spaces, loop, {s: i for i, s in enumerate(spaces)})
+        for kind, pairs in rs.links.items():
+            for a, b in pairs:
+                sa, sb = self.spaces_by_id[a], self.spaces_by_id[b]
+                sa._links.setdefault(kind, []).append(sb)
+                sb._links.setdefault(kind, []).append(sa)
+        self.comps = []
+        self.comps_by_id = {}
+        self.comps_by_kind = {}
+        for i, cd in enumerate(rs.components):
+            c = Comp(cd.id, cd.kind, i)
+            kd = rs.kinds[cd.kind]
+            for name, d in kd.attributes.items():
+                v = cd.values.get(name, d.default)
+                if d.type == "space" and v is not None:
+                    v = self.spaces_by_id[v]
+                elif d.type == "spaces":
+                    v = [self.spaces_by_id[x] for x in (v or [])]
+                setattr(c, py_name(name), v)
+            for name, init in kd.properties.items():
+                setattr(c, py_name(name), cd.values.get(name, init))
+            for piece in rs.pieces:
+                setattr(c, piece, PieceRow(piece, c, nsides))
+            self.comps.append(c)
+            self.comps_by_id[c.id] = c
+            self.comps_by_kind.setdefault(cd.kind, []).append(c)
+            if kd.zone is not None:
+                z = self.zones[kd.zone]
+                z.items.append(c)
+                c.zone = z
+        self.handlers = {ev: [(self.comps_by_id[o] if o else None, inst, fn)
+                              for o, inst, fn in hs]
+                         for ev, hs in program.handlers.items()}
+        self.abilities = {w: [(label, self.comps_by_id[o] if o else None, cond, body)
+                              for label, o, cond, body in abs_]
+                          for w, abs_ in program.abilities.items()}
+        self.agents = list(agents) if agents else []
+        self.decisions = 0
+
+    def _options(self, given: dict) -> dict:
+        rs = self.program.rs
+        out = {}
+        for name, value in given.items():
+            if name not in rs.options:
+                raise DiagnosticError(Diagnostic(
+                    *rs.where.get("game", (str(rs.path), 1, 1)), "OPTION",
+                    f"unknown option {name!r}",
+                    hint="options: " + (", ".join(rs.options) or "none")))
+        for name, opt in rs.options.items():
+            choices = opt["choices"]
+            if name in given:
+                v = _coerce(given[name], choices)
+                if v not in choices:
+                    raise DiagnosticError(Diagnostic(
+                        *opt["at"], "OPTION", f"option {name}={given[name]!r} is not allowed",
+                        hint="choices: " + ", ".join(str(c) for c in choices)))
+            elif opt["default"] in (None, "random"):
+                v = choices[self.rng.randrange(len(choices))]
+            else:
+                v = opt["default"]
+            out[name] = v
+        return out
+
+    # ------------------------------------------------------------ flow
+    def run(self, start=None, arrange=None):
+        """Play to the end. start=(round, phase) skips ahead after setup+arrange."""
+        prog = self.program
+        try:
+            try:
+                self.phase = "setup"
+                if prog.setup:
+                    prog.setup(self)
+                if arrange is not None:
+                    arrange(self)
+                self._rounds(start)
+            except EndGame:
+                pass
+            self.phase = "finish"
+            self.current = None
+            self._hook("before", "finish")
+            if prog.finish:
+                prog.finish(self)
+        except GameOver:
+            pass
+        except DiagnosticError:
+            raise
+        except RuleError as e:
+            if getattr(e, "entry", False) is not False:
+                raise  # a scenario script problem: the scenario runner reports it
+            raise self._runtime_error(str(e)) from None
+        except RecursionError:
+            raise self._runtime_error("rules recurse without end") from None
+        except (ArithmeticError, AttributeError, TypeError, ValueError, IndexError,
+                KeyError) as e:
+            raise self._runtime_error(_friendly(e)) from None
+        self.finished = True
+        self._hook("after", "finish")
+        if self.logging:
+            self.say("game over: " + (", ".join(w.id for w in self.winners) or "no winner"))
+        return self
+
+    def _rounds(self, start):
+        prog = self.program
+        start_round, start_phase = start if start else (1, None)
+        r = start_round - 1
+        skipping = start_phase is not None
+        while True:
+            if prog.rounds_kind == "count":
+                if r >= prog.rounds_fn(self):
+                    return
+            elif prog.rounds_kind == "until":
+                if prog.rounds_fn(self):
+                    return
+            r += 1
+            self.round = r
+            for name, fn in prog.phases:
+                if skipping:
+                    if name != start_phase:
+                        continue
+                    skipping = False
+                self.phase = name
+                self.current = None
+                self._hook("before", name)
+                if self.logging:
+                    self.say(f"== round {r}: {name} ==")
+                fn(self)
+                self._hook("after", name)
+            if skipping:
+                raise RuleError(f"no phase {start_phase!r} to start from")
+
+    def _hook(self, when, phase):
+        if self.hooks is not None:
+            self.hooks(self, when, phase)
+
+    def _runtime_error(self, message):
+        tb = sys.exc_info()[2]
+        span = A.NOWHERE
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == RULES_FILE:
+                span = self.program.span_of(tb.tb_lineno)
+            tb = tb.tb_next
+        return DiagnosticError(Diagnostic(span.path, span.line, span.col, "RUNTIME", message))
+
+    def win(self, who):
+        self.winners = list(who) if isinstance(who, (list, tuple)) else (
+            [] if who is None else [who])
+        raise GameOver()
+
+    def end_game(self):
+        raise EndGame()
+
+    def begin_turn(self, who):
+        prev = self.current
+        self.current = who
+        if self.logging:
+            self.say(f"-- {who.id}'s turn --")
+        return prev
+
+    def end_turn(self, prev):
+        self.current = prev
+
+    # ------------------------------------------------------------ log
+    def say(self, text, **extra):
+        entry = {"round": self.round, "phase": self.phase, "text": text}
+        entry.update(extra)
+        self.log.append(entry)
+
+    # ------------------------------------------------------------ decisions
+    def choose(self, player, name, prompt, opts, labels):
+        n = len(opts)
+        if n == 0:
+            if self.logging:
+                self.say(f"{display(player)} has no legal option for {name}")
+            return None
+        if n > 1:
+            seen = {}
+            for i, lab in enumerate(labels):
+                if lab not in seen:
+                    seen[lab] = i
+            if len(seen) < n:
+                keep = list(seen.values())
+                opts = [opts[i] for i in keep]
+                labels = [labels[i] for i in keep]
+                n = len(opts)
+        if n == 1:
+            if self.logging:
+                self.say(f"{player.id} {name}: {labels[0]} (only option)", decision=name,
+                         player=player.id, choice=labels[0], forced=True)
+            return opts[0]
+        if not player.is_player:
+            raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
+                            "decide for it in the rules")
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            raise RuleError(f"the game did not end within {MAX_DECISIONS} decisions")
+        agent = self.agents[player.index]
+        i = agent.pick(self, player, name, prompt, labels)
+        label = labels[i]
+        self.history.append((player.id, name, label))
+        if self.logging:
+            self.say(f"{player.id} {name}: {label}", decision=name, player=player.id,
+                     choice=label, options=n)
+        return opts[i]
+
+    def window(self, name, args, who, round_robin):
+        abilities = self.abilities.get(name)
+        if not abilities:
+            return
+        order = list(who) if round_robin else [who]
+        passes, i = 0, 0
+        while True:
+            p = order[i % len(order)]
+            opts, labels = [], []
+            for label, owner, cond, body in abilities:
+                if owner is not None and (owner.zone is None or not owner.zone.live):
+                    continue
+                if cond(self, owner, p, *args):
+                    opts.append((owner, body))
+                    labels.append(label)
+            used = False
+            if opts:
+                opts.append(None)
+                labels.append("pass")
+                pick = self.choose(p, name, None, opts, labels)
+                if pick is not None:
+                    owner, body = pick
+                    if self.logging:
+                        self.say(f"{p.id} uses {labels[opts.index(pick)]}")
+                    body(self, owner, p, *args)
+                    used = True
+            if not round_robin:
+                if not used:
+                    return
+                continue
+            passes = 0 if used else passes + 1
+            if passes >= len(order):
+                return
+            i += 1
+
+    # ------------------------------------------------------------ events
+    def trigger(self, event, args):
+        for owner, instead, fn in self.handlers.get(event, ()):
+            if instead or (owner is not None and (owner.zone is None or not owner.zone.live)):
+                continue
+            fn(self, owner, *args)
+
+    def replace(self, event, args):
+        for owner, instead, fn in self.handlers.get(event, ()):
+            if not instead or (owner is not None and (owner.zone is None or not owner.zone.live)):
+                continue
+            if fn(self, owner, *args) is not NOMATCH:
+                return True
+        return False
+
+    def collect(self, event, args):
+        out = []
+        for owner, instead, fn in self.handlers.get(event, ()):
+            if instead or (owner is not None and (owner.zone is None or not owner.zone.live)):
+                continue
+            v = fn(self, owner, *args)
+            if v is not None and v is not NOMATCH:
+                out.append(v)
+        return out
+
+    # ------------------------------------------------------------ effects
+    def move(self, what, dest, top=True):
+        if type(what) is Comp:
+            items = (what,)
+        elif what is None:
+            return
+        else:
+            items = what.items[:] if type(what) is Zone else list(what)
+        if type(dest) is not Zone:
+            raise RuleError(f"cannot move into {display(dest)}: not a zone")
+        for c in items:
+            z = c.zone
+            if z is not None:
+                z.items.remove(c)
+            if top:
+                dest.items.insert(0, c)
+            else:
+                dest.items.append(c)
+            c.zone = dest
+            if self.logging:
+                self.say(f"{c.id}: {z.id if z is not None else 'nowhere'} -> {dest.id}")
+
+    def place(self, piece, owner, loc, n):
+        if owner is None:
+            raise RuleError(f"place {piece}: no owner")
+        supply = owner._supply
+        have = supply[piece]
+        if n is None or n > have:
+            n = have
+        if n <= 0:
+            return 0
+        supply[piece] = have - n
+        getattr(loc, piece).counts[owner.index] += n
+        if self.logging:
+            self.say(f"{owner.id} places {n} {piece} at {loc.id}")
+        return n
+
+    def remove(self, piece, owner, loc, n):
+        row = getattr(loc, piece).counts
+        owners = self.sides if owner is None else (owner,)
+        total = 0
+        for o in owners:
+            have = row[o.index]
+            k = have if n is None or n > have else n
+            if k > 0:
+                row[o.index] = have - k
+                o._supply[piece] += k
+                total += k
+                if self.logging:
+                    self.say(f"{k} {piece} of {o.id} leave {loc.id}")
+        return total
+
+    def transfer(self, piece, owner, src, dst, n):
+        a = getattr(src, piece).counts
+        have = a[owner.index]
+        k = have if n is None or n > have else n
+        if k > 0:
+            a[owner.index] = have - k
+            getattr(dst, piece).counts[owner.index] += k
+            if self.logging:
+                self.say(f"{k} {piece} of {owner.id}: {src.id} -> {dst.id}")
+        return k
+
+    def roll(self, dice):
+        if type(dice) is Comp:
+            dice = (dice,)
+        elif type(dice) is Zone:
+            dice = dice.items
+        rig = self.rig
+        rng = self.rng
+        for d in dice:
+            if rig is not None and rig.rolls:
+                d.value = rig.rolls.pop(0)
+            else:
+                d.value = rng.randint(1, d.sides)
+        if self.logging:
+            self.say("roll: " + " ".join(str(d.value) for d in dice))
+
+    def shuffle(self, zone):
+        self.rng.shuffle(zone.items)
+
+    def draw(self, n, src, dst):
+        drawn = []
+        for _ in range(n):
+            if not src.items:
+                break
+            c = None
+            forced = self.rig.draws.get(src.name) if self.rig is not None else None
+            if forced:
+                cid = forced.pop(0)
+                c = self.comps_by_id.get(cid)
+                if c is None or c.zone is not src:
+                    raise RuleError(f"rigged draw {cid!r} is not in {src.id}")
+            elif src.kind == "bag":
+                c = src.items[self.rng.randrange(len(src.items))]
+            else:
+                c = src.items[0]
+            self.move(c, dst, False)
+            drawn.append(c)
+        return drawn
+
+    # ------------------------------------------------------------ results
+    def scores(self) -> dict:
+        var = self.program.rs.score_var
+        if var is None:
+            return {}
+        return {p.id: getattr(p, py_name(var)) for p in self.players}
+
+
+def _coerce(value, choices):
+    if isinstance(value, str):
+        for c in choices:
+            if str(c).lower() == value.lower():
+                return c
+    return value
+
+
+def _friendly(e: Exception) -> str:
+    msg = str(e)
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(e, AttributeError) and "NoneType" in msg:
+        return "used an attribute of none (a value that is missing)"
+    if isinstance(e, TypeError) and "NoneType" in msg:
+        return "used none (a missing value) where a value is needed"
+    return f"{type(e).__name__}: {msg}"

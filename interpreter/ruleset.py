@@ -1,0 +1,411 @@
+"""Load a ruleset folder: YAML data and rule files -> a checked definition.
+
+A ruleset folder holds one `game.yaml` (kind: game), any number of other YAML
+files (kind: components / board / tables) and `*.rules` files. Every problem
+found is collected as a Diagnostic; loading never stops at the first.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml.comments import CommentedMap
+from ruamel.yaml.scalarstring import LiteralScalarString, FoldedScalarString
+
+from . import ast as A
+from .diagnostics import Diagnostic, DiagnosticError
+from .parser import Source, parse
+from .yamlio import load_yaml, position, schema_diagnostics
+
+RESERVED_ATTRS = {"id", "name", "index", "is_player"}  # built into every side
+COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
+
+
+@dataclass
+class AttrDef:
+    type: str  # int str bool space spaces enum any
+    values: list | None = None
+    default: object = None
+    has_default: bool = False
+
+
+@dataclass
+class KindDef:
+    name: str
+    attributes: dict  # name -> AttrDef
+    properties: dict  # name -> initial value
+    zone: str | None
+    path: str
+    line: int
+
+
+@dataclass
+class CompDef:
+    id: str
+    kind: str
+    values: dict  # attribute and property values
+    rules: A.Module | None
+    path: str
+    line: int
+    col: int
+
+
+@dataclass
+class ZoneDef:
+    name: str
+    scope: str  # game side space
+    type: str = "set"
+    visibility: str = "public"
+    live: bool = False
+
+
+@dataclass
+class Ruleset:
+    path: Path
+    id: str = ""
+    name: str = ""
+    seats: list = field(default_factory=list)  # [(id, name)]
+    sides: list = field(default_factory=list)  # neutral [(id, name)]
+    min_players: int = 0
+    max_players: int = 0
+    options: dict = field(default_factory=dict)  # name -> {choices, default, from}
+    game_vars: dict = field(default_factory=dict)
+    side_vars: dict = field(default_factory=dict)
+    pieces: dict = field(default_factory=dict)  # name -> supply
+    zones: dict = field(default_factory=dict)  # (scope, name) -> ZoneDef
+    kinds: dict = field(default_factory=dict)  # kind -> KindDef
+    components: list = field(default_factory=list)  # CompDef in file order
+    space_attrs: dict = field(default_factory=dict)  # name -> AttrDef
+    spaces: list = field(default_factory=list)  # [(id, values)]
+    tracks: dict = field(default_factory=dict)  # name -> (list of ids, loop)
+    links: dict = field(default_factory=dict)  # kind -> [(a, b)]
+    tables: dict = field(default_factory=dict)
+    modules: list = field(default_factory=list)  # A.Module
+    score_var: str | None = None
+    where: dict = field(default_factory=dict)  # ("zone", name) etc. -> (path, line, col)
+
+    def zone_names(self, scope):
+        return [n for (s, n) in self.zones if s == scope]
+
+
+class _Loader:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.rs = Ruleset(folder)
+        self.diags: list[Diagnostic] = []
+
+    def err(self, path, line, col, code, msg, hint=""):
+        self.diags.append(Diagnostic(str(path), line, col, code, msg, hint=hint))
+
+    def run(self) -> Ruleset:
+        folder = self.folder
+        if not folder.is_dir():
+            self.err(folder, 1, 1, "FILE-MISSING", f"no ruleset folder at {folder}")
+            return self.rs
+        game = folder / "game.yaml"
+        if not game.exists():
+            self.err(game, 1, 1, "FILE-MISSING", "a ruleset needs a game.yaml (kind: game)")
+        docs = []
+        for f in sorted(folder.glob("*.yaml")):
+            doc = load_yaml(f, self.diags)
+            if doc is None:
+                continue
+            if not isinstance(doc, CommentedMap):
+                self.err(f, 1, 1, "SCHEMA-TYPE", "a ruleset file must be a mapping with a 'kind' key")
+                continue
+            kind = doc.get("kind")
+            if kind not in ("game", "components", "board", "tables"):
+                line, col = position(doc, "kind") if "kind" in doc else position(doc)
+                self.err(f, line, col, "SCHEMA-VALUE" if "kind" in doc else "SCHEMA-MISSING",
+                         f"'kind' must be one of game, components, board, tables (got {kind!r})")
+                continue
+            found = schema_diagnostics(str(f), doc, kind)
+            self.diags.extend(found)
+            if kind == "game" and f.name != "game.yaml":
+                self.err(f, *position(doc, "kind"), "SCHEMA-VALUE",
+                         "kind: game belongs in game.yaml only")
+                continue
+            if not found:
+                docs.append((kind, f, doc))
+        order = {"game": 0, "board": 1, "components": 2, "tables": 3}
+        for kind, f, doc in sorted(docs, key=lambda d: (order[d[0]], str(d[1]))):
+            getattr(self, f"load_{kind}")(f, doc)
+        self.resolve_references()
+        for f in sorted(folder.glob("*.rules")):
+            try:
+                text = f.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                self.err(f, 1, 1, "FILE-MISSING", f"cannot read file: {e}")
+                continue
+            try:
+                self.rs.modules.append(parse(Source(str(f), text)))
+            except DiagnosticError as e:
+                self.diags.extend(e.diagnostics)
+        return self.rs
+
+    # -- game.yaml ---------------------------------------------------------
+    def load_game(self, f, doc):
+        rs = self.rs
+        rs.id, rs.name = doc["id"], doc["name"]
+        rs.where["game"] = (str(f), 1, 1)
+        for s in doc["seats"]:
+            rs.seats.append((s["id"], s.get("name", s["id"])))
+            self.define(("side", s["id"]), f, s, "id")
+        for s in doc.get("sides", []):
+            rs.sides.append((s["id"], s.get("name", s["id"])))
+            self.define(("side", s["id"]), f, s, "id")
+        p = doc.get("players", len(rs.seats))
+        rs.min_players, rs.max_players = (p, p) if isinstance(p, int) else (p["min"], p["max"])
+        if rs.max_players > len(rs.seats) or rs.min_players > rs.max_players:
+            self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
+                     f"players must be between 1 and the {len(rs.seats)} seats, min <= max")
+        for name, opt in (doc.get("options") or {}).items():
+            rs.options[name] = {"choices": list(opt.get("choices", [])), "from": opt.get("from"),
+                                "default": opt.get("default"), "at": (str(f), *position(doc["options"], name))}
+            if not opt.get("choices") and not opt.get("from"):
+                self.err(f, *position(doc["options"], name, at_key=True), "SCHEMA-MISSING",
+                         f"option {name!r} needs 'choices' or 'from'")
+        variables = doc.get("variables") or {}
+        for scope, target in (("game", rs.game_vars), ("side", rs.side_vars)):
+            for name, init in (variables.get(scope) or {}).items():
+                target[name] = init
+                self.define(("var", scope, name), f, variables[scope], name)
+                if scope == "side" and name in RESERVED_ATTRS:
+                    self.err(f, *position(variables[scope], name, at_key=True), "DUP-ID",
+                             f"{name!r} is a built-in attribute of sides")
+        for name, p in (doc.get("pieces") or {}).items():
+            rs.pieces[name] = p["supply"]
+            self.define(("piece", name), f, doc["pieces"], name)
+        for scope, zones in (doc.get("zones") or {}).items():
+            for name, z in zones.items():
+                rs.zones[(scope, name)] = ZoneDef(name, scope, z.get("type", "set"),
+                                                  z.get("visibility", "public"), z.get("live", False))
+                self.define(("zone", scope, name), f, zones, name)
+        rs.score_var = doc.get("score")
+        if rs.score_var and rs.score_var not in rs.side_vars:
+            self.err(f, *position(doc, "score"), "REF-UNDEF",
+                     f"score names {rs.score_var!r}, which is not a side variable")
+        dup = set(rs.side_vars) & set(rs.zone_names("side"))
+        for name in sorted(dup):
+            self.err(f, 1, 1, "DUP-ID", f"{name!r} is both a side variable and a side zone")
+
+    def define(self, key, f, node, k):
+        line, col = position(node, k, at_key=isinstance(node, dict)) if node is not None else (1, 1)
+        if key in self.rs.where and key[0] != "game":
+            p0, l0, _ = self.rs.where[key]
+            self.err(f, line, col, "DUP-ID", f"{key[-1]!r} is defined twice (first at {p0}:{l0})")
+            return False
+        self.rs.where[key] = (str(f), line, col)
+        return True
+
+    # -- board ---------------------------------------------------------------
+    def load_board(self, f, doc):
+        rs = self.rs
+        if ("board-file",) in rs.where:
+            self.err(f, 1, 1, "DUP-ID", f"a ruleset has one board; another is in {rs.where[('board-file',)]}")
+            return
+        rs.where[("board-file",)] = str(f)
+        for name, a in (doc.get("attributes") or {}).items():
+            rs.space_attrs[name] = self.attr_def(f, doc["attributes"], name, a)
+        for i, sp in enumerate(doc["spaces"]):
+            sid = sp["id"]
+            if not self.define(("space", sid), f, sp, "id"):
+                continue
+            values = self.item_values(f, sp, rs.space_attrs, {}, "space")
+            rs.spaces.append((sid, values))
+        for name, t in (doc.get("tracks") or {}).items():
+            rs.tracks[name] = (list(t["spaces"]), bool(t.get("loop", False)))
+            self.define(("track", name), f, doc["tracks"], name)
+            self.rs.where[("track-node", name)] = t["spaces"]
+        for kind, pairs in (doc.get("links") or {}).items():
+            rs.links[kind] = [tuple(p) for p in pairs]
+            self.rs.where[("links-node", kind)] = pairs
+
+    # -- components ----------------------------------------------------------
+    def load_components(self, f, doc):
+        rs = self.rs
+        kname = doc["component"]
+        attrs = {n: self.attr_def(f, doc["attributes"], n, a)
+                 for n, a in (doc.get("attributes") or {}).items()}
+        props = dict(doc.get("properties") or {})
+        for n in list(attrs) + list(props):
+            if n in COMP_RESERVED:
+                node = doc["attributes"] if n in attrs else doc["properties"]
+                self.err(f, *position(node, n, at_key=True), "DUP-ID",
+                         f"{n!r} is a built-in attribute of components")
+        both = set(attrs) & set(props)
+        for n in both:
+            self.err(f, *position(doc["properties"], n, at_key=True), "DUP-ID",
+                     f"{n!r} is both an attribute and a property")
+        if kname in rs.kinds:
+            k = rs.kinds[kname]
+            self.err(f, *position(doc, "component"), "DUP-ID",
+                     f"component kind {kname!r} is already defined in {k.path}:{k.line}")
+            return
+        zone = doc.get("zone")
+        rs.kinds[kname] = KindDef(kname, attrs, props, zone, str(f), position(doc, "component")[0])
+        if zone is not None:
+            rs.where[("kind-zone", kname)] = (str(f), *position(doc, "zone"))
+        for item in doc["items"]:
+            values = self.item_values(f, item, attrs, props, kname)
+            count = item.get("count")
+            ids = [item["id"]] if count is None else [f"{item['id']}-{i}" for i in range(1, count + 1)]
+            rules = None
+            if "rules" in item:
+                rules = self.card_rules(f, item, item["id"])
+            for cid in ids:
+                if not self.define(("comp", cid), f, item, "id"):
+                    continue
+                line, col = position(item, "id")
+                rs.components.append(CompDef(cid, kname, values, rules, str(f), line, col))
+
+    def card_rules(self, f, item, owner):
+        text = item["rules"]
+        line, col = position(item, "rules")
+        if isinstance(text, (LiteralScalarString, FoldedScalarString)):
+            # block scalar: content starts on the next line, indented
+            raw = Path(f).read_text(encoding="utf-8").splitlines()
+            indent = 0
+            for ln in raw[line:]:
+                if ln.strip():
+                    indent = len(ln) - len(ln.lstrip())
+                    break
+            src = Source(str(f), str(text), line0=line, col0=indent)
+        else:
+            src = Source(str(f), str(text), line0=line - 1, col0=col - 1, first_only=True)
+        try:
+            mod = parse(src)
+        except DiagnosticError as e:
+            self.diags.extend(e.diagnostics)
+            return None
+        for it in mod.items:
+            if isinstance(it, (A.On, A.Ability)):
+                it.owner = owner
+            else:
+                self.err(it.span.path, it.span.line, it.span.col, "SYNTAX",
+                         "a component's rules may hold only 'on' and 'ability' handlers")
+        return mod
+
+    def attr_def(self, f, node, name, a) -> AttrDef:
+        if "enum" in a:
+            t = "enum"
+        else:
+            t = a.get("type", "any")
+        d = AttrDef(t, list(a["enum"]) if "enum" in a else None, a.get("default"), "default" in a)
+        if d.has_default and not self.type_ok(d, d.default):
+            self.err(f, *position(node[name], "default"), "SCHEMA-TYPE",
+                     f"default of {name!r} does not fit its type {t}")
+        return d
+
+    def type_ok(self, d: AttrDef, v) -> bool:
+        if d.type == "int":
+            return isinstance(v, int) and not isinstance(v, bool)
+        if d.type == "bool":
+            return isinstance(v, bool)
+        if d.type in ("str", "space"):
+            return isinstance(v, str)
+        if d.type == "spaces":
+            return isinstance(v, list) and all(isinstance(x, str) for x in v)
+        if d.type == "enum":
+            return v in d.values
+        return True
+
+    def item_values(self, f, item, attrs, props, what) -> dict:
+        values = {}
+        for key in item:
+            if key in ("id", "count", "rules", "text"):
+                continue
+            if key in attrs:
+                d = attrs[key]
+                v = item[key]
+                if not self.type_ok(d, v):
+                    want = f"one of {', '.join(d.values)}" if d.type == "enum" else d.type
+                    code = "SCHEMA-VALUE" if d.type == "enum" else "SCHEMA-TYPE"
+                    self.err(f, *position(item, key), code,
+                             f"{what} {item.get('id')!r}: {key} must be {want}, got {v!r}")
+                values[key] = list(v) if isinstance(v, list) else v
+                if d.type in ("space", "spaces"):
+                    self.rs.where.setdefault(("space-refs",), []).append((f, item, key))
+            elif key in props:
+                values[key] = item[key]
+            else:
+                near = difflib.get_close_matches(str(key), list(attrs) + list(props), n=1)
+                self.err(f, *position(item, key, at_key=True), "SCHEMA-UNKNOWN-KEY",
+                         f"{what} {item.get('id')!r} has unknown attribute {key!r}",
+                         hint=f"did you mean {near[0]!r}?" if near else
+                         "declare it under 'attributes' or 'properties'")
+        for name, d in attrs.items():
+            if name not in values:
+                if d.has_default:
+                    values[name] = d.default
+                else:
+                    self.err(f, *position(item), "SCHEMA-MISSING",
+                             f"{what} {item.get('id')!r} is missing attribute {name!r}")
+        return values
+
+    # -- tables --------------------------------------------------------------
+    def load_tables(self, f, doc):
+        for name, v in doc["tables"].items():
+            if self.define(("table", name), f, doc["tables"], name):
+                self.rs.tables[name] = _plain(v)
+
+    # -- cross references ----------------------------------------------------
+    def resolve_references(self):
+        rs = self.rs
+        spaces = {sid for sid, _ in rs.spaces}
+        for entry in rs.where.get(("space-refs",), []):
+            f, item, key = entry
+            v = item[key]
+            for i, sid in enumerate(v if isinstance(v, list) else [v]):
+                if sid not in spaces:
+                    node = item[key]
+                    line, col = position(node, i) if isinstance(v, list) else position(item, key)
+                    self.undef(f, line, col, "space", sid, spaces)
+        for name, (ids, _) in rs.tracks.items():
+            node = rs.where[("track-node", name)]
+            for i, sid in enumerate(ids):
+                if sid not in spaces:
+                    self.undef(rs.where[("track", name)][0], *position(node, i), "space", sid, spaces)
+        for kind, pairs in rs.links.items():
+            node = rs.where[("links-node", kind)]
+            for i, pair in enumerate(pairs):
+                for j, sid in enumerate(pair):
+                    if sid not in spaces:
+                        self.undef(rs.where[("board-file",)], *position(node[i], j),
+                                   "space", sid, spaces)
+        game_zones = set(rs.zone_names("game"))
+        for kname, k in rs.kinds.items():
+            if k.zone is not None and k.zone not in game_zones:
+                f, line, col = rs.where[("kind-zone", kname)]
+                self.undef(f, line, col, "game zone", k.zone, game_zones)
+        for name, opt in rs.options.items():
+            f, line, col = opt["at"]
+            if opt["from"] is not None:
+                if opt["from"] not in rs.kinds:
+                    self.undef(f, line, col, "component kind", opt["from"], rs.kinds)
+                    continue
+                opt["choices"] = [c.id for c in rs.components if c.kind == opt["from"]]
+            d = opt["default"]
+            if d is not None and d != "random" and d not in opt["choices"]:
+                self.err(f, line, col, "OPTION",
+                         f"default {d!r} of option {name!r} is not one of its choices")
+
+    def undef(self, f, line, col, what, name, known):
+        near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
+        self.err(f, line, col, "REF-UNDEF", f"undefined {what} {name!r}",
+                 hint=f"did you mean {near[0]!r}?" if near else "")
+
+
+def _plain(v):
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
+
+
+def load_ruleset(folder) -> tuple[Ruleset, list[Diagnostic]]:
+    loader = _Loader(Path(folder))
+    rs = loader.run()
+    return rs, loader.diags

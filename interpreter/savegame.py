@@ -1,0 +1,35 @@
+"""Saved games: ruleset + options + seed + choices, replayed exactly."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .agents import ScriptedAgent
+
+
+@dataclass
+class Step:
+    player: str
+    choice: str
+    decision: str | None = None
+
+
+def write_save(path: Path, program, game) -> None:
+    data = {
+        "ruleset": str(program.rs.path),
+        "seed": game.seed,
+        "options": {k: v for k, v in game.options.items()},
+        "choices": [list(h) for h in game.history],
+    }
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def load_save(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def replay_agents(saved: dict, nplayers: int):
+    script = [Step(p, label, name) for p, name, label in saved["choices"]]
+    agent = ScriptedAgent(script)
+    return [agent] * nplayers
