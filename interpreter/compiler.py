@@ -905,9 +905,13 @@ def _tname(t: str) -> str:
             "any": "any value"}.get(t, t)
 
 
-def compile_ruleset(rs: Ruleset):
+def compile_ruleset(rs: Ruleset, extra: list | None = None):
+    """Compile the ruleset's modules, plus `extra` top-level items (scenario code)."""
     c = Compiler(rs)
-    compiled = c.compile(rs.modules)
+    modules = list(rs.modules)
+    if extra:
+        modules.append(A.Module(extra))
+    compiled = c.compile(modules)
     return compiled, c.diags
 
 

@@ -30,6 +30,10 @@ class EndGame(Exception):
     """`end game`: stop the rounds and go to finish."""
 
 
+class StopGame(Exception):
+    """Raised by a hook (a scenario's stop point): leave the game where it is."""
+
+
 class Program:
     """A checked and compiled ruleset, from which games are made."""
 
@@ -67,11 +71,12 @@ class Program:
         return A.NOWHERE
 
 
-def load_program(path) -> tuple[Program | None, list[Diagnostic]]:
+def load_program(path, extra=None) -> tuple[Program | None, list[Diagnostic]]:
+    """Load, check and compile a ruleset folder (plus extra scenario functions)."""
     rs, diags = load_ruleset(Path(path))
     if any(d.severity == "error" for d in diags):
         return None, diags
-    compiled, cdiags = compile_ruleset(rs)
+    compiled, cdiags = compile_ruleset(rs, extra)
     diags = diags + cdiags
     if compiled is None or any(d.severity == "error" for d in diags):
         return None, diags
@@ -103,6 +108,7 @@ class Game:
         self.current = None
         self.winners: list = []
         self.finished = False
+        self.stopped = False
         self.hooks = None
         nseats = players or rs.max_players
         if not rs.min_players <= nseats <= rs.max_players:
@@ -241,6 +247,9 @@ class Game:
                 prog.finish(self)
         except GameOver:
             pass
+        except StopGame:
+            self.stopped = True
+            return self
         except DiagnosticError:
             raise
         except RuleError as e:

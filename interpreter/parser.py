@@ -84,7 +84,7 @@ def _lark() -> Lark:
         _parser = Lark(
             _GRAMMAR.read_text(encoding="utf-8"),
             parser="lalr",
-            start=["start", "expr"],
+            start=["start", "expr", "stmts"],
             propagate_positions=True,
             maybe_placeholders=True,
             postlex=_Newlines(),
@@ -156,6 +156,16 @@ def parse(src: Source) -> A.Module:
     parser.options.postlex.text = src.text + "\n"
     try:
         tree = parser.parse(src.text + "\n", start="start")
+    except UnexpectedInput as err:
+        raise DiagnosticError(_syntax_error(src, err)) from None
+    return _Build(src).transform(tree)
+
+
+def parse_stmts(src: Source) -> list:
+    parser = _lark()
+    parser.options.postlex.text = src.text + "\n"
+    try:
+        tree = parser.parse(src.text + "\n", start="stmts")
     except UnexpectedInput as err:
         raise DiagnosticError(_syntax_error(src, err)) from None
     return _Build(src).transform(tree)
@@ -274,6 +284,9 @@ class _Build(Transformer):
         return -int(items[0])
 
     def block(self, meta, items):
+        return [i for i in items if i is not None]
+
+    def stmts(self, meta, items):
         return [i for i in items if i is not None]
 
     # -- statements
