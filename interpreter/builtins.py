@@ -1,7 +1,7 @@
 """Python side of the language's built-in functions (see types.BUILTINS)."""
 from __future__ import annotations
 
-from .state import Comp, PieceRow, Space, Table, Zone, display
+from .state import Comp, Space, Zone, display
 
 
 class RuleError(Exception):
@@ -31,53 +31,6 @@ def show(x):
 
 def ztop(z):
     return z.items[0] if z.items else None
-
-
-def attr(obj, name):
-    if obj is None:
-        raise RuleError(f"none has no attribute {name!r}")
-    if type(obj) is Zone:
-        if name == "size":
-            return len(obj.items)
-        if name == "top":
-            return ztop(obj)
-        if name == "items":
-            return list(obj.items)
-    if type(obj) is PieceRow and name == "total":
-        return sum(obj.counts)
-    if isinstance(obj, Table):
-        return obj[name]
-    try:
-        v = getattr(obj, name if not name.startswith("_") else "-")
-    except AttributeError:
-        raise RuleError(f"{display(obj)} has no attribute {name!r}") from None
-    return v
-
-
-def pieces_at(obj, piece):
-    if isinstance(obj, (Space, Comp)):
-        return getattr(obj, piece)
-    if obj is not None and hasattr(obj, "_supply"):
-        return obj._supply[piece]
-    raise RuleError(f"{display(obj)} holds no {piece}")
-
-
-def setattr_(obj, name, value, op):
-    if obj is None:
-        raise RuleError(f"cannot set {name!r} of none")
-    if op:
-        cur = getattr(obj, name)
-        value = cur + value if op == "+" else cur - value
-    setattr(obj, name, value)
-
-
-def index(obj, key):
-    if type(obj) is PieceRow:
-        return obj.counts[key.index]
-    try:
-        return obj[key]
-    except (KeyError, IndexError, TypeError):
-        raise RuleError(f"{display(obj)} has no entry {display(key)}") from None
 
 
 def B_len(x):
@@ -308,6 +261,5 @@ def B_random(G, xs):
 def namespace() -> dict:
     """Names the generated code may use, besides the game object G."""
     ns = {k: v for k, v in globals().items() if k.startswith("B_")}
-    ns.update(lst=lst, it=it, show=show, ztop=ztop, attr=attr, pieces_at=pieces_at,
-              setattr_=setattr_, index=index)
+    ns.update(lst=lst, it=it, show=show, ztop=ztop)
     return ns

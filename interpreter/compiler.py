@@ -59,6 +59,16 @@ class Compiled:
     decisions: dict  # decision name -> span of first use
 
 
+def iter_code(code: str, t: str) -> str:
+    """Loop over a value: lists directly (rule lists never change in place),
+    zones over a snapshot (rules may move items while looping)."""
+    if t.startswith("list:"):
+        return code
+    if t == "zone":
+        return f"{code}.items[:]"
+    return f"it({code})"
+
+
 class Compiler:
     def __init__(self, rs: Ruleset):
         self.rs = rs
@@ -335,11 +345,15 @@ class Compiler:
                 return ("row", False)
             kinds = [rs.kinds[t[5:]]] if t.startswith("comp:") and t[5:] in rs.kinds else \
                 list(rs.kinds.values())
+            found = set()
             for k in kinds:
                 if name in k.attributes:
-                    return (ATTR_TYPES[k.attributes[name].type] if len(kinds) == 1 else "any", False)
-                if name in k.properties:
-                    return (of_value(k.properties[name]) if len(kinds) == 1 else "any", True)
+                    found.add((ATTR_TYPES[k.attributes[name].type], False))
+                elif name in k.properties:
+                    found.add((of_value(k.properties[name]), True))
+            if found:  # one kind, or several: the type is known when they agree
+                types = {f[0] for f in found}
+                return (types.pop() if len(types) == 1 else "any", any(f[1] for f in found))
             known = ["id", "kind", "zone", "holder", *rs.pieces]
             for k in kinds:
                 known += list(k.attributes) + list(k.properties)
@@ -395,8 +409,15 @@ class Compiler:
             if isinstance(p, str):
                 parts.append(repr(p))
             else:
-                code, _ = self.expr(p, scope)
-                parts.append(f"show({code})")
+                code, t = self.expr(p, scope)
+                if t == "int":
+                    parts.append(f"str({code})")
+                elif t == "str":
+                    parts.append(code)
+                elif t in ("side", "space") or t.startswith("comp"):
+                    parts.append(f"{code}.id")
+                else:
+                    parts.append(f"show({code})")
         if not parts:
             return "''", "str"
         return " + ".join(parts) if len(parts) > 1 else (
@@ -424,22 +445,16 @@ class Compiler:
             return "None", "any"
         if t == "zone" and n.name == "size":
             return f"len({code}.items)", "int"
-        if t == "zone" and n.name == "top":
-            return f"ztop({code})", "comp"
         if t == "zone" and n.name == "items":
             return f"list({code}.items)", "list:comp"
         if t == "row" and n.name == "total":
             return f"sum({code}.counts)", "int"
-        if t == "side" and n.name in self.rs.pieces:
-            return f"{code}._supply[{n.name!r}]", "int"
         if t == "options":
             return f"{code}[{n.name!r}]", at[0]
         if t == "table":
             return f"{code}[{n.name!r}]", "table:" + n.name
-        if t == "any" and n.name in self.rs.pieces:
-            return f"pieces_at({code}, {n.name!r})", "any"
-        if t == "any":
-            return f"attr({code}, {n.name!r})", "any"
+        # Every other attribute is a plain Python attribute of the runtime object
+        # (see state.py), whatever the object turns out to be.
         return f"{code}.{py_name(n.name)}", at[0]
 
     def e_Index(self, n, scope):
@@ -453,7 +468,7 @@ class Compiler:
             return f"{code}[{icode}]", elem(t)
         if t in ("int", "bool", "none", "side", "space") or t.startswith("comp"):
             self.err(n, "TYPE", f"{_tname(t)} cannot be indexed")
-        return f"index({code}, {icode})", "any"
+        return f"{code}[{icode}]", "any"
 
     def e_Call(self, n, scope):
         if not isinstance(n.func, A.Name):
@@ -535,7 +550,7 @@ class Compiler:
             ccode, ct = self.expr(n.cond, inner)
             self.expect(n.cond, ct, "bool", "a comprehension's test")
             cond = f" if {ccode}"
-        return f"[{ecode} for l_{n.var} in it({icode}){cond}]", list_of(et)
+        return f"[{ecode} for l_{n.var} in {iter_code(icode, it)}{cond}]", list_of(et)
 
     def e_Lambda(self, n, scope):
         inner = scope.child()
@@ -642,11 +657,7 @@ class Compiler:
                          "assigned", hint="only variables and component properties change")
                 return
             self.check_assign(s, at[0], vt)
-            tcode = f"{ocode}.{py_name(tgt.name)}" if ot != "any" else None
-            if tcode is None:
-                op = {"=": "", "+=": "+", "-=": "-"}[s.op]
-                self.emit(ind, f"setattr_({ocode}, {tgt.name!r}, {vcode}, {op!r})", s.span)
-                return
+            tcode = f"{ocode}.{py_name(tgt.name)}"
         else:
             ocode, ot = self.expr(tgt.obj, scope)
             icode, _ = self.expr(tgt.index, scope)
@@ -684,7 +695,7 @@ class Compiler:
             self.err(s.iter, "TYPE", f"cannot loop over {_tname(it)}")
         inner = scope.child()
         inner.names[s.var] = Var(f"l_{s.var}", elem(it))
-        self.emit(ind, f"for l_{s.var} in it({icode}):", s.span)
+        self.emit(ind, f"for l_{s.var} in {iter_code(icode, it)}:", s.span)
         if s.cond is not None:
             c = self.cond(s.cond, inner, "a 'where' condition")
             self.emit(ind + 1, f"if not ({c}): continue", s.cond.span)
@@ -815,7 +826,7 @@ class Compiler:
                 icode, itype = self.expr(it, inner)
                 inner = inner.child()
                 inner.names[var] = Var(f"l_{var}", elem(itype))
-                self.emit(depth, f"for l_{var} in it({icode}):", opt.span)
+                self.emit(depth, f"for l_{var} in {iter_code(icode, itype)}:", opt.span)
                 depth += 1
                 vars_.append(var)
             if opt.cond is not None:

@@ -60,6 +60,7 @@ class Program:
         for window, label, owner, cond, body, _ in compiled.abilities:
             self.abilities.setdefault(window, []).append((label, owner, ns[cond], ns[body]))
         self.tables = to_table(rs.tables)
+        self.template = _Template(rs)
 
     @property
     def name(self):
@@ -69,6 +70,41 @@ class Program:
         if 0 < lineno <= len(self.linemap):
             return self.linemap[lineno - 1]
         return A.NOWHERE
+
+
+class _Template:
+    """What every new game of a program starts from, computed once."""
+
+    def __init__(self, rs: Ruleset):
+        self.pieces = list(rs.pieces)
+        self.side_vars = {py_name(k): v for k, v in rs.side_vars.items()}
+        self.side_vars.update(rs.pieces)  # each side's supply, by piece kind
+        self.game_vars = {f"v_{k}": v for k, v in rs.game_vars.items()}
+        self.side_zones = [(py_name(n), n, z) for (sc, n), z in rs.zones.items() if sc == "side"]
+        self.space_zones = [(py_name(n), n, z) for (sc, n), z in rs.zones.items()
+                            if sc == "space"]
+        self.game_zones = [(n, z) for (sc, n), z in rs.zones.items() if sc == "game"]
+        self.space_ids = [sid for sid, _ in rs.spaces]
+        self.space_attrs = [_split(rs.space_attrs, values) for _, values in rs.spaces]
+        self.comps = []
+        for cd in rs.components:
+            kd = rs.kinds[cd.kind]
+            plain, refs = _split(kd.attributes, cd.values)
+            for name, init in kd.properties.items():
+                plain[py_name(name)] = cd.values.get(name, init)
+            self.comps.append((cd.id, cd.kind, plain, refs, kd.zone))
+
+
+def _split(attr_defs, values):
+    """Attribute values as (plain python attrs, [(attr, kind, space ids)])."""
+    plain, refs = {}, []
+    for name, d in attr_defs.items():
+        v = values.get(name, d.default)
+        if d.type in ("space", "spaces") and v is not None:
+            refs.append((py_name(name), d.type, v))
+        else:
+            plain[py_name(name)] = v
+    return plain, refs
 
 
 def load_program(path, extra=None) -> tuple[Program | None, list[Diagnostic]]:
@@ -118,6 +154,7 @@ class Game:
         self.options = Table(self._options(options or {}))
         self.tables = program.tables
         seats = rs.seats[:nseats]
+        tpl = program.template
         self.players = [Side(sid, name, i, True) for i, (sid, name) in enumerate(seats)]
         neutral = [Side(sid, name, nseats + i, False) for i, (sid, name) in enumerate(rs.sides)]
         self.sides = self.players + neutral
@@ -126,71 +163,50 @@ class Game:
             setattr(self, f"n_{sid}", None)
         for s in self.sides:
             setattr(self, f"n_{s.id}", s)
-            for name, init in rs.side_vars.items():
-                setattr(s, py_name(name), init)
-            for (scope, name), z in rs.zones.items():
-                if scope == "side":
-                    setattr(s, py_name(name), Zone(name, s, z.type, z.visibility, z.live))
-            for piece, supply in rs.pieces.items():
-                s._supply[piece] = supply
-        for name, init in rs.game_vars.items():
-            setattr(self, f"v_{name}", init)
+            s.__dict__.update(tpl.side_vars)
+            for py, name, z in tpl.side_zones:
+                setattr(s, py, Zone(name, s, z.type, z.visibility, z.live))
+        self.__dict__.update(tpl.game_vars)
         self.zones = {}
-        for (scope, name), z in rs.zones.items():
-            if scope == "game":
-                zone = Zone(name, None, z.type, z.visibility, z.live)
-                setattr(self, f"z_{name}", zone)
-                self.zones[name] = zone
-        self.spaces = []
-        self.spaces_by_id = {}
-        for i, (sid, values) in enumerate(rs.spaces):
-            sp = Space(sid, i)
-            self.spaces.append(sp)
-            self.spaces_by_id[sid] = sp
-        for sp, (_, values) in zip(self.spaces, rs.spaces):
-            for name, d in rs.space_attrs.items():
-                v = values.get(name, d.default)
-                if d.type == "space" and v is not None:
-                    v = self.spaces_by_id[v]
-                elif d.type == "spaces":
-                    v = [self.spaces_by_id[x] for x in (v or [])]
-                setattr(sp, py_name(name), v)
-            for (scope, name), z in rs.zones.items():
-                if scope == "space":
-                    setattr(sp, py_name(name), Zone(name, sp, z.type, z.visibility, z.live))
-            for piece in rs.pieces:
+        for name, z in tpl.game_zones:
+            zone = Zone(name, None, z.type, z.visibility, z.live)
+            setattr(self, f"z_{name}", zone)
+            self.zones[name] = zone
+        self.spaces = [Space(sid, i) for i, sid in enumerate(tpl.space_ids)]
+        self.spaces_by_id = by_id = {sp.id: sp for sp in self.spaces}
+        for sp, (plain, refs) in zip(self.spaces, tpl.space_attrs):
+            sp.__dict__.update(plain)
+            for py, kind, v in refs:
+                setattr(sp, py, by_id[v] if kind == "space" else [by_id[x] for x in v])
+            for py, name, z in tpl.space_zones:
+                setattr(sp, py, Zone(name, sp, z.type, z.visibility, z.live))
+            for piece in tpl.pieces:
                 setattr(sp, piece, PieceRow(piece, sp, nsides))
         self.tracks = {}
         for name, (ids, loop) in rs.tracks.items():
-            spaces = [self.spaces_by_id[x] for x in ids]
+            spaces = [by_id[x] for x in ids]
             self.tracks[name] = (spaces, loop, {s: i for i, s in enumerate(spaces)})
         for kind, pairs in rs.links.items():
             for a, b in pairs:
-                sa, sb = self.spaces_by_id[a], self.spaces_by_id[b]
+                sa, sb = by_id[a], by_id[b]
                 sa._links.setdefault(kind, []).append(sb)
                 sb._links.setdefault(kind, []).append(sa)
         self.comps = []
         self.comps_by_id = {}
         self.comps_by_kind = {}
-        for i, cd in enumerate(rs.components):
-            c = Comp(cd.id, cd.kind, i)
-            kd = rs.kinds[cd.kind]
-            for name, d in kd.attributes.items():
-                v = cd.values.get(name, d.default)
-                if d.type == "space" and v is not None:
-                    v = self.spaces_by_id[v]
-                elif d.type == "spaces":
-                    v = [self.spaces_by_id[x] for x in (v or [])]
-                setattr(c, py_name(name), v)
-            for name, init in kd.properties.items():
-                setattr(c, py_name(name), cd.values.get(name, init))
-            for piece in rs.pieces:
+        zones = self.zones
+        for i, (cid, kind, plain, refs, zname) in enumerate(tpl.comps):
+            c = Comp(cid, kind, i)
+            c.__dict__.update(plain)
+            for py, rkind, v in refs:
+                setattr(c, py, by_id[v] if rkind == "space" else [by_id[x] for x in v])
+            for piece in tpl.pieces:
                 setattr(c, piece, PieceRow(piece, c, nsides))
             self.comps.append(c)
-            self.comps_by_id[c.id] = c
-            self.comps_by_kind.setdefault(cd.kind, []).append(c)
-            if kd.zone is not None:
-                z = self.zones[kd.zone]
+            self.comps_by_id[cid] = c
+            self.comps_by_kind.setdefault(kind, []).append(c)
+            if zname is not None:
+                z = zones[zname]
                 z.items.append(c)
                 c.zone = z
         self.handlers = {ev: [(self.comps_by_id[o] if o else None, inst, fn)
@@ -455,13 +471,12 @@ class Game:
     def place(self, piece, owner, loc, n):
         if owner is None:
             raise RuleError(f"place {piece}: no owner")
-        supply = owner._supply
-        have = supply[piece]
+        have = getattr(owner, piece)
         if n is None or n > have:
             n = have
         if n <= 0:
             return 0
-        supply[piece] = have - n
+        setattr(owner, piece, have - n)
         getattr(loc, piece).counts[owner.index] += n
         if self.logging:
             self.say(f"{owner.id} places {n} {piece} at {loc.id}")
@@ -476,7 +491,7 @@ class Game:
             k = have if n is None or n > have else n
             if k > 0:
                 row[o.index] = have - k
-                o._supply[piece] += k
+                setattr(o, piece, getattr(o, piece) + k)
                 total += k
                 if self.logging:
                     self.say(f"{k} {piece} of {o.id} leave {loc.id}")

@@ -53,7 +53,6 @@ class Side(Entity):
         self.name = name
         self.index = index
         self.is_player = is_player
-        self._supply = {}
 
     def __lt__(self, other):
         return self.index < other.index
@@ -100,6 +99,14 @@ class Zone(Entity):
         self.kind = kind
         self.visibility = visibility
         self.live = live
+
+    @property
+    def size(self):
+        return len(self.items)
+
+    @property
+    def top(self):
+        return self.items[0] if self.items else None
 
     def __iter__(self):
         return iter(self.items[:])
