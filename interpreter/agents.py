@@ -1,7 +1,8 @@
 """Agents answer decisions with the index of one of the offered labels.
 
-An agent sees a decision's name, prompt and option labels, and may ask the
-game for the deciding player's view (`views.view_for`), never the full state.
+An agent gets an engine.Decision: the deciding player, the decision's name,
+prompt and option labels, and `view()`, that player's view of the game
+(views.view_for) — never the full state.
 """
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ class RandomAgent:
     def __init__(self, seed=0):
         self.rng = random.Random(f"agent:{seed}")
 
-    def pick(self, game, player, decision, prompt, labels):
-        return self.rng.randrange(len(labels))
+    def pick(self, d):
+        return self.rng.randrange(len(d.labels))
 
 
 class FirstAgent:
@@ -27,7 +28,7 @@ class FirstAgent:
 
     name = "first"
 
-    def pick(self, game, player, decision, prompt, labels):
+    def pick(self, d):
         return 0
 
 
@@ -49,22 +50,23 @@ class ScriptedAgent:
         self.script = script  # shared list, consumed from the front
         self.fallback = fallback
 
-    def pick(self, game, player, decision, prompt, labels):
+    def pick(self, d):
+        player, decision, labels = d.player, d.decision, d.labels
         if not self.script:
             if self.fallback is None:
-                raise ScriptError(f"the script has no choice left for {player.id}'s "
+                raise ScriptError(f"the script has no choice left for {player}'s "
                                   f"{decision}", legal=labels)
-            return self.fallback.pick(game, player, decision, prompt, labels)
+            return self.fallback.pick(d)
         entry = self.script[0]
         who, label, want = entry.player, entry.choice, entry.decision
-        if who != player.id:
-            raise ScriptError(f"the script expects {who} to choose next, but {player.id} "
+        if who != player:
+            raise ScriptError(f"the script expects {who} to choose next, but {player} "
                               f"is choosing {decision}", entry, labels)
         if want is not None and want != decision:
-            raise ScriptError(f"the script expects decision {want!r} but {player.id} is "
+            raise ScriptError(f"the script expects decision {want!r} but {player} is "
                               f"choosing {decision!r}", entry, labels)
         if label not in labels:
-            raise ScriptError(f"{label!r} is not a legal choice for {player.id}'s {decision}",
+            raise ScriptError(f"{label!r} is not a legal choice for {player}'s {decision}",
                               entry, labels)
         self.script.pop(0)
         return labels.index(label)

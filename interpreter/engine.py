@@ -119,6 +119,25 @@ def load_program(path, extra=None) -> tuple[Program | None, list[Diagnostic]]:
     return Program(rs, compiled, diags), diags
 
 
+class Decision:
+    """What an agent is shown: who decides what, the option labels, and — on
+    request — that player's view of the game (never the full state)."""
+
+    __slots__ = ("_game", "player", "decision", "prompt", "labels")
+
+    def __init__(self, game, player, decision, prompt, labels):
+        self._game = game
+        self.player = player.id
+        self.decision = decision
+        self.prompt = prompt
+        self.labels = labels
+
+    def view(self) -> dict:
+        from .views import view_for
+
+        return view_for(self._game, self._game.n_side(self.player))
+
+
 class Rig:
     """Scenario-rigged randomness: forced die faces and draws, used first."""
 
@@ -343,6 +362,37 @@ class Game:
     def end_turn(self, prev):
         self.current = prev
 
+    def n_side(self, sid):
+        return getattr(self, f"n_{sid}")
+
+    def check_invariants(self):
+        """Conservation: every piece is in a supply or at one location, every
+        component in exactly the zone it names. Raises RuleError if not."""
+        rs = self.program.rs
+        locations = self.spaces + self.comps
+        for piece, supply in rs.pieces.items():
+            for s in self.sides:
+                total = getattr(s, piece) + sum(getattr(l, piece).counts[s.index]
+                                                for l in locations)
+                if total != supply:
+                    raise RuleError(f"{s.id} has {total} {piece} in play, not {supply}")
+        seen = set()
+        zones = list(self.zones.values())
+        for owner in self.sides + self.spaces:
+            for (scope, name) in rs.zones:
+                if (scope == "side" and owner in self.sides) or \
+                        (scope == "space" and owner in self.spaces):
+                    zones.append(getattr(owner, py_name(name)))
+        for z in zones:
+            for c in z.items:
+                if c.zone is not z or id(c) in seen:
+                    raise RuleError(f"{c.id} is listed in {z.id} but lies in "
+                                    f"{display(c.zone)}")
+                seen.add(id(c))
+        missing = [c.id for c in self.comps if c.zone is not None and id(c) not in seen]
+        if missing:
+            raise RuleError(f"components lost: {', '.join(missing[:5])}")
+
     # ------------------------------------------------------------ log
     def say(self, text, **extra):
         entry = {"round": self.round, "phase": self.phase, "text": text}
@@ -378,7 +428,7 @@ class Game:
         if self.decisions > MAX_DECISIONS:
             raise RuleError(f"the game did not end within {MAX_DECISIONS} decisions")
         agent = self.agents[player.index]
-        i = agent.pick(self, player, name, prompt, labels)
+        i = agent.pick(Decision(self, player, name, prompt, labels))
         label = labels[i]
         self.history.append((player.id, name, label))
         if self.logging:
@@ -466,7 +516,17 @@ class Game:
                 dest.items.append(c)
             c.zone = dest
             if self.logging:
-                self.say(f"{c.id}: {z.id if z is not None else 'nowhere'} -> {dest.id}")
+                self._log_move(c, z, dest)
+
+    def _log_move(self, c, src, dest):
+        text = f"{c.id}: {src.id if src is not None else 'nowhere'} -> {dest.id}"
+        if dest.visibility == "public":
+            self.say(text)
+            return
+        # what enters a private zone is known to its owner only; others see a count
+        owner = dest.owner.id if dest.visibility == "owner" and dest.owner is not None else ""
+        self.say(f"a {c.kind}: {src.id if src is not None else 'nowhere'} -> {dest.id}")
+        self.say(text, secret=owner)
 
     def place(self, piece, owner, loc, n):
         if owner is None:
