@@ -109,7 +109,8 @@ def _agents(spec, n, seed):
 @click.option("--quiet", is_flag=True, help="Print only the result.")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False), help="Run a scenario file.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Save ruleset+options+seed+choices.")
-@click.option("--replay", type=click.Path(exists=True, dir_okay=False), help="Replay a saved game.")
+@click.option("--replay", type=click.Path(exists=True, dir_okay=False),
+              help="Replay a saved game, then let --agents play on from where it stopped.")
 def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay):
     """Play one full game of the ruleset at PATH."""
     if scenario:
@@ -128,7 +129,9 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
         saved = load_save(Path(replay))
         seed, options = saved["seed"], saved["options"]
     nplayers = program.rs.max_players
-    agent_list = replay_agents(saved, nplayers) if replay else _agents(agents, nplayers, seed)
+    agent_list = _agents(agents, nplayers, seed)
+    if replay:  # replay the saved choices exactly, then the agents play on (resume)
+        agent_list = replay_agents(saved, agent_list)
     try:
         game = Game(program, seed=seed, options=options, agents=agent_list,
                     logging=not (quiet and not log_file))

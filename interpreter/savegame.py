@@ -29,7 +29,8 @@ def load_save(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def replay_agents(saved: dict, nplayers: int):
+def replay_agents(saved: dict, agents: list):
+    """Agents that first replay the saved choices, then (resuming) hand over
+    to `agents`, one per seat."""
     script = [Step(p, label, name) for p, name, label in saved["choices"]]
-    agent = ScriptedAgent(script)
-    return [agent] * nplayers
+    return [ScriptedAgent(script, fallback=a) for a in agents]

@@ -1,0 +1,82 @@
+"""The command line: result formats, saving and replaying, exit codes."""
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+RULESET = str(ROOT / "rules" / "smile_and_gun")
+OPTS = ["--option", "shadow=the-badge", "--option", "infusion=second-chance"]
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_play_json_has_the_result_fields():
+    r = run("play", RULESET, "--seed", "4", "--json", *OPTS)
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["ruleset"] == "smile_and_gun" and out["seed"] == 4
+    assert set(out["scores"]) == {"green", "yellow"}
+    assert out["winner"] in ("green", "yellow", None)
+    assert out["decisions"] == len(out["choices"]) > 30
+    assert out["options"] == {"shadow": "the-badge", "infusion": "second-chance"}
+
+
+def test_play_prints_the_game_and_the_scores():
+    r = run("play", RULESET, "--seed", "1", "--agents", "random,random", *OPTS)
+    assert r.exit_code == 0
+    assert "round 3: settling_the_score" in r.output
+    assert "score" in r.output and "winner" in r.output
+
+
+def test_saved_game_replays_to_the_same_result(tmp_path):
+    save = tmp_path / "game.json"
+    first = json.loads(run("play", RULESET, "--seed", "9", "--json", "--save", str(save),
+                           *OPTS).output)
+    data = json.loads(save.read_text())
+    assert data["seed"] == 9 and data["choices"] == first["choices"]
+    again = json.loads(run("play", RULESET, "--replay", str(save), "--json").output)
+    assert again["scores"] == first["scores"] and again["choices"] == first["choices"]
+
+
+def test_a_truncated_save_resumes_with_the_agents(tmp_path):
+    save = tmp_path / "game.json"
+    run("play", RULESET, "--seed", "9", "--json", "--save", str(save), *OPTS)
+    data = json.loads(save.read_text())
+    data["choices"] = data["choices"][:10]
+    save.write_text(json.dumps(data))
+    out = json.loads(run("play", RULESET, "--replay", str(save), "--json",
+                         "--agents", "first").output)
+    assert out["choices"][:10] == data["choices"]
+    assert len(out["choices"]) > 10
+
+
+def test_simulate_json():
+    r = run("simulate", RULESET, "--games", "5", "--json", *OPTS)
+    out = json.loads(r.output)
+    assert r.exit_code == 0
+    assert out["games"] == 5 and out["errors"] == 0 and out["games_per_second"] > 0
+
+
+def test_bad_option_is_a_diagnostic_not_a_traceback():
+    r = run("play", RULESET, "--option", "shadow=the-nobody")
+    assert r.exit_code == 1
+    assert "OPTION" in r.output and "the-badge" in r.output
+    r = run("play", RULESET, "--option", "colour=red")
+    assert r.exit_code == 1 and "unknown option 'colour'" in r.output
+
+
+def test_usage_errors_exit_2():
+    assert run("play", RULESET, "--agents", "random,random,random").exit_code == 2
+    assert run("play", RULESET, "--agents", "genius").exit_code == 2
+    assert run("play", RULESET, "--option", "novalue").exit_code == 2
+
+
+def test_validate_clean_ruleset_exits_0():
+    r = run("validate", RULESET)
+    assert r.exit_code == 0, r.output
+    assert "0 error(s)" in r.output
