@@ -116,7 +116,8 @@ class Compiler:
             g.names[name] = Var(f"G.z_{name}", "zone", False)
         fixed = {"players": ("G.players", "list:side"), "sides": ("G.sides", "list:side"),
                  "current": ("G.current", "side"), "round": ("G.round", "int"),
-                 "options": ("G.options", "options"), "tables": ("G.tables", "table")}
+                 "options": ("G.options", "options"), "tables": ("G.tables", "table"),
+                 "winners": ("G.winners", "list:side")}
         for name, (code, t) in fixed.items():
             if name in g.names:
                 where = rs.where.get(("var", "game", name)) or rs.where.get(("side", name)) or \
