@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from .agents import make_agent
+from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
 from .engine import Game, load_program
 
@@ -100,7 +100,7 @@ def _agents(spec, n, seed):
 
 
 @main.command()
-@click.argument("path")
+@click.argument("path", required=False)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--agents", default="random", help="Comma-separated: random, first.")
 @click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
@@ -123,11 +123,20 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
         _fail(result.diagnostics)
     from .savegame import load_save, replay_agents, write_save
 
+    if path is None:
+        raise click.UsageError("play needs a ruleset PATH (or --scenario FILE)")
+
     program = _program(path, "json" if as_json else "text")
     options = _options(opts)
     if replay:
-        saved = load_save(Path(replay))
-        seed, options = saved["seed"], saved["options"]
+        try:
+            saved = load_save(Path(replay))
+            seed, options = int(saved["seed"]), dict(saved["options"])
+            saved["choices"] = [tuple(map(str, c)) for c in saved["choices"]]
+            if any(len(c) != 3 for c in saved["choices"]):
+                raise ValueError("every choice is [player, decision, label]")
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise click.UsageError(f"{replay} is not a saved game: {e}") from None
     nplayers = program.rs.max_players
     agent_list = _agents(agents, nplayers, seed)
     if replay:  # replay the saved choices exactly, then the agents play on (resume)
@@ -138,6 +147,11 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
         game.run()
     except DiagnosticError as e:
         _fail(e.diagnostics, "json" if as_json else "text")
+    except ScriptError as e:  # a replayed choice the rules no longer allow
+        n = len(saved["choices"]) - len(agent_list[0].script) + 1
+        _fail([Diagnostic(str(replay), 1, 1, "CHOICE-ILLEGAL", f"saved choice {n}: {e}",
+                          hint="legal: " + ", ".join(e.legal[:30]))],
+              "json" if as_json else "text")
     if save:
         write_save(Path(save), program, game)
     if log_file:

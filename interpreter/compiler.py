@@ -83,6 +83,8 @@ class Compiler:
         self.handler_defs: list = []
         self.ability_defs: list = []
         self.decisions: dict = {}
+        self.duplicates: list = []
+        self.replaceable: set = set()  # events triggered with a default block
         self.kind_of_comp = {c.id: c.kind for c in rs.components}
         self.space_ids = {sid for sid, _ in rs.spaces}
         self.globals = self._globals()
@@ -111,8 +113,10 @@ class Compiler:
         for name, init in rs.game_vars.items():
             g.names[name] = Var(f"G.v_{name}", of_value(init))
         for sid, _ in rs.seats + rs.sides:
+            self._clash(g, sid, ("side", sid))
             g.names[sid] = Var(f"G.n_{sid}", "side", False)
         for name in rs.zone_names("game"):
+            self._clash(g, name, ("zone", "game", name))
             g.names[name] = Var(f"G.z_{name}", "zone", False)
         fixed = {"players": ("G.players", "list:side"), "sides": ("G.sides", "list:side"),
                  "current": ("G.current", "side"), "round": ("G.round", "int"),
@@ -127,6 +131,15 @@ class Compiler:
                                                  f"{name!r} is a built-in name of the language"))
             g.names[name] = Var(code, t, False)
         return g
+
+    def _clash(self, g, name, key):
+        """Seats, sides, game variables and game zones share one namespace."""
+        if name in g.names:
+            where = self.rs.where.get(key)
+            if where:
+                self.diags.append(Diagnostic(*where, "DUP-ID",
+                                             f"{name!r} already names another thing "
+                                             "(a variable, side or zone)"))
 
     # ---------------------------------------------------------------- driver
     def compile(self, modules) -> Compiled | None:
@@ -192,6 +205,9 @@ class Compiler:
             self.function(f"p_{name}", [], ph.body, ph, Scope({}, self.globals))
         for name, fn in self.funcs.items():
             self.function(f"f_{name}", fn.params, fn.body, fn, Scope({}, self.globals))
+        for i, node in enumerate(self.duplicates):
+            self.function(f"dup_{i}", getattr(node, "params", []), node.body, node,
+                          Scope({}, self.globals))
         handlers = self.compile_handlers()
         self._abilities = self.compile_abilities()
         abilities = [a[:6] for a in self._abilities]
@@ -204,6 +220,7 @@ class Compiler:
             first = table[node.name].span
             self.err(node, "DUP-ID", f"{what} {node.name!r} is defined twice "
                      f"(first at {first.path}:{first.line})")
+            self.duplicates.append(node)  # still checked, under a throwaway name
         else:
             table[node.name] = node
 
@@ -280,6 +297,10 @@ class Compiler:
                 self.err(h, "UNREACHABLE", f"no rule triggers event {h.event!r}",
                          hint="a 'trigger' or 'collect' of this name runs the handler",
                          severity="warning")
+            elif h.instead and h.event not in self.replaceable:
+                self.err(h, "UNREACHABLE", f"event {h.event!r} is never triggered with a "
+                         "default block, so this 'instead' handler never runs",
+                         hint="write: trigger NAME(...) { default rules }", severity="warning")
             elif used[0] != len(h.params):
                 self.err(h, "ARITY", f"event {h.event!r} is triggered with {used[0]} "
                          f"argument(s) but this handler takes {len(h.params)}")
@@ -865,6 +886,7 @@ class Compiler:
         self.use_event(s, s.event, len(codes))
         args = "(" + "".join(c + ", " for c in codes) + ")"
         if s.default is not None:
+            self.replaceable.add(s.event)
             self.emit(ind, f"if not G.replace({s.event!r}, {args}):", s.span)
             self.body(s.default, scope, ind + 1, s.span)
         self.emit(ind, f"G.trigger({s.event!r}, {args})", s.span)

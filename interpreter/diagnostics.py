@@ -52,7 +52,7 @@ class Diagnostic:
 
     def long(self) -> str:
         out = [self.short()]
-        src = self.source_line or _read_line(self.path, self.line)
+        src = _read_line(self.path, self.line) or self.source_line
         if src:
             out.append(f"    {src.rstrip()}")
             out.append("    " + " " * max(self.col - 1, 0) + "^")

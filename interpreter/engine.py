@@ -279,7 +279,10 @@ class Game:
             self.current = None
             self._hook("before", "finish")
             if prog.finish:
-                prog.finish(self)
+                try:
+                    prog.finish(self)
+                except EndGame:
+                    pass  # `end game` in finish just ends it
         except GameOver:
             pass
         except StopGame:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticError
@@ -99,6 +99,7 @@ _FRIENDLY = {
     "_NL": "end of line", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'",
     "$END": "end of text", "COMPOP": "a comparison", "ADDOP": "'+' or '-'",
     "MULOP": "'*', '/' or '%'", "AUGOP": "'+=' or '-='",
+    "MINUS": "'-'", "_ARROW": "'=>'", "POSITION": "'top' or 'bottom'",
 }
 
 
@@ -127,9 +128,11 @@ def _syntax_error(src: Source, err: UnexpectedInput) -> Diagnostic:
             what = "end of line"
         else:
             what = repr(str(tok))
-        msg = f"unexpected {what}; expected {_describe(err.accepts or err.expected)}"
-        if line is None or line < 0:
-            lines = src.text.splitlines() or [""]
+        wanted = _describe(err.accepts or err.expected)
+        msg = f"unexpected {what}" + (f"; expected {wanted}" if wanted else "")
+        if line is None or line < 0 or tok.type == "$END":
+            # lark places the end token on the last token's start: point past the text
+            lines = src.text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
     elif isinstance(err, UnexpectedCharacters):
         msg = f"unexpected character {src.text[err.pos_in_stream]!r}"
@@ -151,6 +154,50 @@ def _file_line(src: Source, line: int) -> str:
     return text
 
 
+def _build(src: Source, tree):
+    """Tree -> AST; a DiagnosticError raised while building (a bad string
+    interpolation) comes out as itself, not wrapped in lark's VisitError."""
+    try:
+        return _Build(src).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, DiagnosticError):
+            raise e.orig_exc from None
+        raise
+
+
+_LOOPS = (A.For, A.While, A.Repeat)
+_BODIES = (A.Func, A.Phase, A.On, A.Ability, A.Game)  # each compiles to its own function
+
+
+def _loose_jumps(node, in_loop: bool, out: list) -> list:
+    """'break' / 'continue' statements that are not inside a loop."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            _loose_jumps(x, in_loop, out)
+        return out
+    if not isinstance(node, A.Node):
+        return out
+    if isinstance(node, (A.Break, A.Continue)) and not in_loop:
+        out.append(node)
+    if isinstance(node, _LOOPS):
+        in_loop = True
+    elif isinstance(node, _BODIES):
+        in_loop = False
+    for name in getattr(node, "__dataclass_fields__", {}):
+        if name != "span":
+            _loose_jumps(getattr(node, name), in_loop, out)
+    return out
+
+
+def _check_jumps(tree) -> None:
+    loose = _loose_jumps(tree, False, [])
+    if loose:
+        raise DiagnosticError([Diagnostic(
+            n.span.path, n.span.line, n.span.col, "SYNTAX",
+            f"'{'break' if isinstance(n, A.Break) else 'continue'}' outside a loop",
+            hint="it may stand only inside 'for', 'while' or 'repeat'") for n in loose])
+
+
 def parse(src: Source) -> A.Module:
     parser = _lark()
     parser.options.postlex.text = src.text + "\n"
@@ -158,7 +205,9 @@ def parse(src: Source) -> A.Module:
         tree = parser.parse(src.text + "\n", start="start")
     except UnexpectedInput as err:
         raise DiagnosticError(_syntax_error(src, err)) from None
-    return _Build(src).transform(tree)
+    module = _build(src, tree)
+    _check_jumps(module)
+    return module
 
 
 def parse_stmts(src: Source) -> list:
@@ -168,7 +217,9 @@ def parse_stmts(src: Source) -> list:
         tree = parser.parse(src.text + "\n", start="stmts")
     except UnexpectedInput as err:
         raise DiagnosticError(_syntax_error(src, err)) from None
-    return _Build(src).transform(tree)
+    stmts = _build(src, tree)
+    _check_jumps(stmts)
+    return stmts
 
 
 def parse_expr(src: Source) -> A.Node:
@@ -178,7 +229,7 @@ def parse_expr(src: Source) -> A.Node:
         tree = parser.parse(src.text, start="expr")
     except UnexpectedInput as err:
         raise DiagnosticError(_syntax_error(src, err)) from None
-    return _Build(src).transform(tree)
+    return _build(src, tree)
 
 
 def _unescape(body: str) -> str:
@@ -529,7 +580,7 @@ class _Build(Transformer):
                     parts.append(_unescape("".join(buf)))
                     buf = []
                 inner = Source(self.src.path, raw[i + 1:end], span.line - 1,
-                               span.col + i, first_only=True)
+                               span.col + i + 1, first_only=True)
                 parts.append(parse_expr(inner))
                 i = end + 1
             else:

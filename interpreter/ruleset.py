@@ -94,6 +94,9 @@ class _Loader:
         self.folder = folder
         self.rs = Ruleset(folder)
         self.diags: list[Diagnostic] = []
+        # kinds of files that failed to load ("*": kind unknown); references into
+        # them are not checked, so one broken file does not cascade into others
+        self.broken: set[str] = set()
 
     def err(self, path, line, col, code, msg, hint=""):
         self.diags.append(Diagnostic(str(path), line, col, code, msg, hint=hint))
@@ -106,19 +109,27 @@ class _Loader:
         game = folder / "game.yaml"
         if not game.exists():
             self.err(game, 1, 1, "FILE-MISSING", "a ruleset needs a game.yaml (kind: game)")
+            self.broken.add("game")
         docs = []
         for f in sorted(folder.glob("*.yaml")):
+            before = len(self.diags)
             doc = load_yaml(f, self.diags)
             if doc is None:
+                if len(self.diags) == before:  # valid YAML, but no document at all
+                    self.err(f, 1, 1, "SCHEMA-MISSING",
+                             "the file is empty; a ruleset file is a mapping with a 'kind' key")
+                self.broken.add("game" if f.name == "game.yaml" else "*")
                 continue
             if not isinstance(doc, CommentedMap):
                 self.err(f, 1, 1, "SCHEMA-TYPE", "a ruleset file must be a mapping with a 'kind' key")
+                self.broken.add("game" if f.name == "game.yaml" else "*")
                 continue
             kind = doc.get("kind")
             if kind not in ("game", "components", "board", "tables"):
                 line, col = position(doc, "kind") if "kind" in doc else position(doc)
                 self.err(f, line, col, "SCHEMA-VALUE" if "kind" in doc else "SCHEMA-MISSING",
                          f"'kind' must be one of game, components, board, tables (got {kind!r})")
+                self.broken.add("game" if f.name == "game.yaml" else "*")
                 continue
             found = schema_diagnostics(str(f), doc, kind)
             self.diags.extend(found)
@@ -128,6 +139,8 @@ class _Loader:
                 continue
             if not found:
                 docs.append((kind, f, doc))
+            else:
+                self.broken.add(kind)
         order = {"game": 0, "board": 1, "components": 2, "tables": 3}
         for kind, f, doc in sorted(docs, key=lambda d: (order[d[0]], str(d[1]))):
             getattr(self, f"load_{kind}")(f, doc)
@@ -162,7 +175,10 @@ class _Loader:
                      f"players must be between 1 and the {len(rs.seats)} seats, min <= max")
         for name, opt in (doc.get("options") or {}).items():
             rs.options[name] = {"choices": list(opt.get("choices", [])), "from": opt.get("from"),
-                                "default": opt.get("default"), "at": (str(f), *position(doc["options"], name))}
+                                "default": opt.get("default"),
+                                "at": (str(f), *position(doc["options"], name, at_key=True)),
+                                "from_at": position(opt, "from"),
+                                "default_at": position(opt, "default")}
             if not opt.get("choices") and not opt.get("from"):
                 self.err(f, *position(doc["options"], name, at_key=True), "SCHEMA-MISSING",
                          f"option {name!r} needs 'choices' or 'from'")
@@ -254,18 +270,25 @@ class _Loader:
             rules = None
             if "rules" in item:
                 rules = self.card_rules(f, item, item["id"])
+            dups = [cid for cid in ids if ("comp", cid) in rs.where]
+            if dups:  # one diagnostic per item, however many copies it makes
+                p0, l0, _ = rs.where[("comp", dups[0])]
+                more = f" (and {len(dups) - 1} more of its {len(ids)} copies)" if len(dups) > 1 else ""
+                self.err(f, *position(item, "id", at_key=True), "DUP-ID",
+                         f"{dups[0]!r} is defined twice (first at {p0}:{l0}){more}")
             for cid in ids:
-                if not self.define(("comp", cid), f, item, "id"):
+                if cid in dups:
                     continue
+                self.define(("comp", cid), f, item, "id")
                 line, col = position(item, "id")
                 rs.components.append(CompDef(cid, kname, values, rules, str(f), line, col))
 
     def card_rules(self, f, item, owner):
         text = item["rules"]
         line, col = position(item, "rules")
+        raw = Path(f).read_text(encoding="utf-8").splitlines()
         if isinstance(text, (LiteralScalarString, FoldedScalarString)):
             # block scalar: content starts on the next line, indented
-            raw = Path(f).read_text(encoding="utf-8").splitlines()
             indent = 0
             for ln in raw[line:]:
                 if ln.strip():
@@ -273,7 +296,9 @@ class _Loader:
                     break
             src = Source(str(f), str(text), line0=line, col0=indent)
         else:
-            src = Source(str(f), str(text), line0=line - 1, col0=col - 1, first_only=True)
+            # a quoted scalar's text starts after its quote
+            quoted = line <= len(raw) and raw[line - 1][col - 1:col] in ("'", '"')
+            src = Source(str(f), str(text), line0=line - 1, col0=col - 1 + quoted, first_only=True)
         try:
             mod = parse(src)
         except DiagnosticError as e:
@@ -354,7 +379,11 @@ class _Loader:
     def resolve_references(self):
         rs = self.rs
         spaces = {sid for sid, _ in rs.spaces}
-        for entry in rs.where.get(("space-refs",), []):
+
+        def loaded(kind):  # were all files that could define `kind` loaded?
+            return kind not in self.broken and "*" not in self.broken
+
+        for entry in (rs.where.get(("space-refs",), []) if loaded("board") else []):
             f, item, key = entry
             v = item[key]
             for i, sid in enumerate(v if isinstance(v, list) else [v]):
@@ -362,12 +391,12 @@ class _Loader:
                     node = item[key]
                     line, col = position(node, i) if isinstance(v, list) else position(item, key)
                     self.undef(f, line, col, "space", sid, spaces)
-        for name, (ids, _) in rs.tracks.items():
+        for name, (ids, _) in (rs.tracks.items() if loaded("board") else []):
             node = rs.where[("track-node", name)]
             for i, sid in enumerate(ids):
                 if sid not in spaces:
                     self.undef(rs.where[("track", name)][0], *position(node, i), "space", sid, spaces)
-        for kind, pairs in rs.links.items():
+        for kind, pairs in (rs.links.items() if loaded("board") else []):
             node = rs.where[("links-node", kind)]
             for i, pair in enumerate(pairs):
                 for j, sid in enumerate(pair):
@@ -376,19 +405,22 @@ class _Loader:
                                    "space", sid, spaces)
         game_zones = set(rs.zone_names("game"))
         for kname, k in rs.kinds.items():
-            if k.zone is not None and k.zone not in game_zones:
+            if k.zone is not None and k.zone not in game_zones and loaded("game"):
                 f, line, col = rs.where[("kind-zone", kname)]
                 self.undef(f, line, col, "game zone", k.zone, game_zones)
         for name, opt in rs.options.items():
             f, line, col = opt["at"]
             if opt["from"] is not None:
+                if not loaded("components"):
+                    continue
                 if opt["from"] not in rs.kinds:
-                    self.undef(f, line, col, "component kind", opt["from"], rs.kinds)
+                    self.undef(f, *opt["from_at"], "component kind",
+                               opt["from"], rs.kinds)
                     continue
                 opt["choices"] = [c.id for c in rs.components if c.kind == opt["from"]]
             d = opt["default"]
             if d is not None and d != "random" and d not in opt["choices"]:
-                self.err(f, line, col, "OPTION",
+                self.err(f, *opt["default_at"], "OPTION",
                          f"default {d!r} of option {name!r} is not one of its choices")
 
     def undef(self, f, line, col, what, name, known):

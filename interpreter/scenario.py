@@ -78,9 +78,17 @@ class _Scenario:
     def load(self) -> bool:
         doc = load_yaml(self.path, self.diags)
         if doc is None:
+            if not self.diags:  # valid YAML, but no document at all
+                self.err(1, 1, "SCHEMA-MISSING", "the scenario file is empty",
+                         hint="it needs at least 'scenario' and 'ruleset'")
             return False
         if not isinstance(doc, dict):
             self.err(1, 1, "SCHEMA-TYPE", "a scenario file is a mapping")
+            return False
+        if "kind" in doc and "scenario" not in doc:
+            self.err(*position(doc, "kind", at_key=True), "SCHEMA-VALUE",
+                     f"this is a ruleset file (kind: {doc['kind']}), not a scenario",
+                     hint="validate the ruleset folder that holds it")
             return False
         self.diags.extend(schema_diagnostics(str(self.path), doc, "scenario"))
         if self.diags:
@@ -163,22 +171,8 @@ class _Scenario:
         if program is None or errors:
             res.ok, res.diagnostics = False, errors
             return res
-        phases = {name for name, _ in program.phases}
-        for chk in self.checks:
-            if chk.phase is not None and chk.phase not in phases:
-                self.err(chk.line, chk.col, "REF-UNDEF", f"no phase {chk.phase!r} to check at",
-                         hint="phases: " + ", ".join(sorted(phases)))
-        start = doc.get("start")
-        if start and start["phase"] not in phases:
-            self.err(*position(start, "phase"), "REF-UNDEF", f"no phase {start['phase']!r}")
-        stop = doc.get("stop")
-        if stop and stop["after"] not in phases:
-            self.err(*position(stop, "after"), "REF-UNDEF", f"no phase {stop['after']!r}")
-        seats = {sid for sid, _ in program.rs.seats}
-        for st in self.steps:
-            if st.player not in seats:
-                self.err(st.line, st.col, "REF-UNDEF", f"no player {st.player!r}",
-                         hint="players: " + ", ".join(sorted(seats)))
+        self.check_names(program)
+        start, stop = doc.get("start"), doc.get("stop")
         if self.diags:
             res.ok, res.diagnostics = False, self.diags
             return res
@@ -234,6 +228,29 @@ class _Scenario:
         res.ok = not self.diags
         return res
 
+    def check_names(self, program):
+        """Phases and players the scenario names must exist in the ruleset."""
+        doc = self.doc
+        phases = {name for name, _ in program.phases}
+        allowed = phases | {"finish"}
+        for chk in self.checks:
+            if chk.phase is not None and chk.phase not in allowed:
+                self.err(chk.line, chk.col, "REF-UNDEF", f"no phase {chk.phase!r} to check at",
+                         hint="phases: " + ", ".join(sorted(allowed)))
+        start = doc.get("start")
+        if start and start["phase"] not in phases:
+            self.err(*position(start, "phase"), "REF-UNDEF", f"no phase {start['phase']!r}",
+                     hint="phases: " + ", ".join(sorted(phases)))
+        stop = doc.get("stop")
+        if stop and stop["after"] not in phases:
+            self.err(*position(stop, "after"), "REF-UNDEF", f"no phase {stop['after']!r}",
+                     hint="phases: " + ", ".join(sorted(phases)))
+        seats = {sid for sid, _ in program.rs.seats}
+        for st in self.steps:
+            if st.player not in seats:
+                self.err(st.line, st.col, "REF-UNDEF", f"no player {st.player!r}",
+                         hint="players: " + ", ".join(sorted(seats)))
+
     def script_end(self):
         return position(self.doc, "script") if "script" in self.doc else (1, 1)
 
@@ -269,5 +286,8 @@ def validate_scenario(path: Path) -> list[Diagnostic]:
     if not sc.load():
         return sc.diags
     program, diags = load_program(sc.ruleset, sc.extra)
-    return [d for d in diags if d.severity == "error" and d.path == str(sc.path)] or \
-        ([] if program is not None else [d for d in diags if d.severity == "error"])
+    errors = [d for d in diags if d.severity == "error"]
+    if program is None or errors:
+        return [d for d in errors if d.path == str(sc.path)] or errors
+    sc.check_names(program)
+    return sc.diags

@@ -9,7 +9,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.comments import CommentedMap, CommentedSeq, CommentedSet
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError
 
@@ -41,12 +41,44 @@ def load_yaml(path: Path, diags: list[Diagnostic]):
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         msg = (e.problem or e.context or "invalid YAML").strip()
         code = "YAML-TAG" if "tag" in msg else "YAML-SYNTAX"
-        diags.append(Diagnostic(str(path), line, col, code, msg))
+        hint = ""
+        cm = e.context_mark
+        if cm is not None and "flow" in (e.context or "") and mark is not cm:
+            opened = text.splitlines()[cm.line][cm.column:cm.column + 1] \
+                if cm.line < len(text.splitlines()) else ""
+            if opened in ("[", "{"):
+                hint = f"is the {opened!r} opened at line {cm.line + 1}, col {cm.column + 1} closed?"
+        diags.append(Diagnostic(str(path), line, col, code, msg, hint=hint))
         return None
     except Exception as e:  # ruamel raises a few unmarked errors too
         diags.append(Diagnostic(str(path), 1, 1, "YAML-SYNTAX", str(e).splitlines()[0]))
         return None
-    return doc
+    tagged = _tags(doc, None, None, [])
+    for line, col, tag in tagged:
+        diags.append(Diagnostic(str(path), line, col, "YAML-TAG",
+                                f"YAML tags ({tag}) are not allowed in rulesets",
+                                hint="write the plain value"))
+    return None if tagged else doc
+
+
+def _tags(node, parent, key, out) -> list:
+    """(line, col, tag) of every explicitly tagged node (`!!str x`, `!thing {...}`)."""
+    tag = getattr(node, "tag", None)
+    value = getattr(tag, "value", tag) if tag is not None else None
+    if isinstance(node, CommentedSet) or value:
+        shown = str(value) if value else "!!set"
+        if shown.startswith("tag:yaml.org,2002:"):
+            shown = "!!" + shown[len("tag:yaml.org,2002:"):]
+        line, col = position(parent, key) if parent is not None else position(node)
+        out.append((line, col, shown))
+        return out
+    if isinstance(node, CommentedMap):
+        for k, v in node.items():
+            _tags(v, node, k, out)
+    elif isinstance(node, CommentedSeq):
+        for i, v in enumerate(node):
+            _tags(v, node, i, out)
+    return out
 
 
 def position(node, key=None, *, at_key=False) -> tuple[int, int]:
@@ -136,7 +168,9 @@ def _map_error(path, doc, err) -> list[Diagnostic]:
                                   f"unknown key {k!r} in {at}", hint=hint))
         return res
     if err.validator == "required":
-        line, col = position(node)
+        # point at the key that owns the incomplete mapping, if there is one
+        line, col = position(parent, key, at_key=True) if isinstance(parent, CommentedMap) \
+            else position(node)
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return [Diagnostic(path, line, col, "SCHEMA-MISSING",
                            f"{at} is missing required key {missing!r}")]
