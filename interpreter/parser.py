@@ -204,10 +204,48 @@ def parse(src: Source) -> A.Module:
     try:
         tree = parser.parse(src.text + "\n", start="start")
     except UnexpectedInput as err:
-        raise DiagnosticError(_syntax_error(src, err)) from None
+        first = _syntax_error(src, err)
+        raise DiagnosticError(_more_errors(src, first)) from None
     module = _build(src, tree)
     _check_jumps(module)
     return module
+
+
+def _chunks(text: str):
+    """Split rule text into its top-level items: (first line index, text).
+    Braces inside strings and comments do not count."""
+    lines = text.split("\n")
+    out, start, depth = [], None, 0
+    for i, line in enumerate(lines):
+        code = re.sub(r'"([^"\\]|\\.)*"', '""', line).split("#", 1)[0]
+        if start is None and code.strip():
+            start = i
+        depth += code.count("{") - code.count("}")
+        if start is not None and depth <= 0:
+            out.append((start, "\n".join(lines[start:i + 1])))
+            start, depth = None, 0
+    if start is not None:
+        out.append((start, "\n".join(lines[start:])))
+    return out
+
+
+def _more_errors(src: Source, first: Diagnostic) -> list:
+    """After a syntax error, parse each top-level item on its own so that one
+    mistake does not hide the others (one report per item at most)."""
+    found = [first]
+    if src.first_only:
+        return found
+    for line0, chunk in _chunks(src.text):
+        sub = Source(src.path, chunk, src.line0 + line0, src.col0)
+        parser = _lark()
+        parser.options.postlex.text = chunk + "\n"
+        try:
+            parser.parse(chunk + "\n", start="start")
+        except UnexpectedInput as err:
+            d = _syntax_error(sub, err)
+            if all((d.line, d.col) != (f.line, f.col) for f in found) and d.line > first.line:
+                found.append(d)
+    return found
 
 
 def parse_stmts(src: Source) -> list:

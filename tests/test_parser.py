@@ -24,3 +24,10 @@ def test_position_inside_yaml_block_is_mapped_to_the_file():
         parse(src)
     d = e.value.diagnostics[0]
     assert (d.line, d.col) == (12, 13)
+
+
+def test_every_broken_item_in_a_file_is_reported():
+    text = "phase a {\n  let x = = 1\n}\ndef f() { return 1 }\ndef g( { }\nphase b {\n  if { }\n}\n"
+    with pytest.raises(DiagnosticError) as e:
+        parse(Source("t.rules", text))
+    assert [(d.line, d.col) for d in e.value.diagnostics] == [(2, 11), (5, 8), (7, 6)]
