@@ -236,6 +236,7 @@ class Option(Node):
     fors: list  # [(var, expr)]
     cond: Node | None
     body: list
+    prefer: Node | None = None
 
 
 @dataclass
@@ -297,12 +298,21 @@ class Game(Node):
 class Phase(Node):
     name: str
     body: list
+    override: bool = False
 
 
 @dataclass
 class Func(Node):
     name: str
     params: list
+    body: list
+    override: bool = False
+
+
+@dataclass
+class GamePart(Node):
+    """`override setup { }` / `override finish { }` in an overlay."""
+    part: str
     body: list
 
 

@@ -15,7 +15,7 @@ import click
 
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
-from .engine import Game, load_program
+from .engine import Game, load_program, validate_ruleset
 
 
 def _options(pairs) -> dict:
@@ -66,8 +66,7 @@ def validate(paths, fmt, warnings):
         if p.is_file() and p.suffix in (".yaml", ".yml"):
             diags.extend(validate_scenario(p))
         else:
-            _, found = load_program(p)
-            diags.extend(found)
+            diags.extend(validate_ruleset(p))
     shown = [d for d in diags if warnings or d.severity == "error"]
     errors = [d for d in diags if d.severity == "error"]
     if fmt == "json":
@@ -80,23 +79,29 @@ def validate(paths, fmt, warnings):
     sys.exit(1 if errors else 0)
 
 
-def _program(path, fmt="text"):
-    program, diags = load_program(path)
+def _program(path, fmt="text", variant=None, options=None):
+    program, diags = load_program(path, variant=variant, options=options)
     if program is None:
         _fail([d for d in diags if d.severity == "error"], fmt)
     return program
 
 
-def _agents(spec, n, seed):
+def _agents(spec, program, seed):
+    """One agent per seat the rules do not play themselves (bots get None)."""
+    seats = [sid for sid, _ in program.rs.seats[:program.rs.max_players]]
+    humans = [sid for sid in seats if sid not in program.rs.bots]
+    n = len(humans)
     names = [s for s in spec.split(",")] if spec else ["random"] * n
     if len(names) == 1:
         names = names * n
     if len(names) != n:
-        raise click.UsageError(f"--agents needs {n} agent(s), one per player")
+        raise click.UsageError(f"--agents needs {n} agent(s), one per player "
+                               f"({', '.join(humans)})")
     try:
-        return [make_agent(a, seed, i) for i, a in enumerate(names)]
+        made = iter([make_agent(a, seed, i) for i, a in enumerate(names)])
     except ValueError as e:
         raise click.UsageError(str(e)) from None
+    return [None if sid in program.rs.bots else next(made) for sid in seats]
 
 
 @main.command()
@@ -109,9 +114,10 @@ def _agents(spec, n, seed):
 @click.option("--quiet", is_flag=True, help="Print only the result.")
 @click.option("--scenario", type=click.Path(exists=True, dir_okay=False), help="Run a scenario file.")
 @click.option("--save", type=click.Path(dir_okay=False), help="Save ruleset+options+seed+choices.")
+@click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
 @click.option("--replay", type=click.Path(exists=True, dir_okay=False),
               help="Replay a saved game, then let --agents play on from where it stopped.")
-def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay):
+def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant):
     """Play one full game of the ruleset at PATH."""
     if scenario:
         from .scenario import run_scenario_file
@@ -126,7 +132,6 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
     if path is None:
         raise click.UsageError("play needs a ruleset PATH (or --scenario FILE)")
 
-    program = _program(path, "json" if as_json else "text")
     options = _options(opts)
     if replay:
         try:
@@ -137,10 +142,13 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
                 raise ValueError("every choice is [player, decision, label]")
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise click.UsageError(f"{replay} is not a saved game: {e}") from None
-    nplayers = program.rs.max_players
-    agent_list = _agents(agents, nplayers, seed)
+        variant = saved.get("variant", variant)
+    program = _program(path, "json" if as_json else "text", variant, options)
+    agent_list = _agents(agents, program, seed)
     if replay:  # replay the saved choices exactly, then the agents play on (resume)
         agent_list = replay_agents(saved, agent_list)
+    if save:
+        options = dict(options)
     try:
         game = Game(program, seed=seed, options=options, agents=agent_list,
                     logging=not (quiet and not log_file))
@@ -153,13 +161,14 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
                           hint="legal: " + ", ".join(e.legal[:30]))],
               "json" if as_json else "text")
     if save:
-        write_save(Path(save), program, game)
+        write_save(Path(save), program, game, variant)
     if log_file:
         with open(log_file, "w", encoding="utf-8") as fh:
             for entry in game.log:
                 fh.write(json.dumps(entry) + "\n")
     result = {
         "ruleset": program.rs.id,
+        "variant": variant,
         "seed": seed,
         "options": dict(game.options),
         "winner": game.winners[0].id if len(game.winners) == 1 else None,
@@ -214,17 +223,17 @@ def _print_result(program, result):
 @click.option("--agents", default="random")
 @click.option("--option", "opts", multiple=True)
 @click.option("--json", "as_json", is_flag=True)
-def simulate(path, games, seed, agents, opts, as_json):
+@click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
+def simulate(path, games, seed, agents, opts, as_json, variant):
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
-    program = _program(path, "json" if as_json else "text")
     options = _options(opts)
-    nplayers = program.rs.max_players
+    program = _program(path, "json" if as_json else "text", variant, options)
     wins: dict = {}
     errors = []
     start = time.perf_counter()
     for s in range(seed, seed + games):
         try:
-            game = Game(program, seed=s, options=options, agents=_agents(agents, nplayers, s))
+            game = Game(program, seed=s, options=options, agents=_agents(agents, program, s))
             game.run()
             key = game.winners[0].id if len(game.winners) == 1 else "tie"
             wins[key] = wins.get(key, 0) + 1

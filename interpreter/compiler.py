@@ -84,6 +84,8 @@ class Compiler:
         self.ability_defs: list = []
         self.decisions: dict = {}
         self.duplicates: list = []
+        self.chains: dict = {}  # (what, name) -> definitions, overridden ones first
+        self.original = None  # (python name, node) that `original(...)` calls
         self.replaceable: set = set()  # events triggered with a default block
         self.kind_of_comp = {c.id: c.kind for c in rs.components}
         self.space_ids = {sid for sid, _ in rs.spaces}
@@ -144,6 +146,7 @@ class Compiler:
     # ---------------------------------------------------------------- driver
     def compile(self, modules) -> Compiled | None:
         game = None
+        parts = []  # overlay overrides of setup / finish, in order
         for m in modules:
             for it in m.items:
                 if isinstance(it, A.Game):
@@ -155,9 +158,11 @@ class Compiler:
                 elif isinstance(it, A.Phase):
                     self._define(self.phases, it, "phase")
                 elif isinstance(it, A.Func):
-                    if it.name in BUILTINS:
+                    if it.name in BUILTINS or it.name == "original":
                         self.err(it, "DUP-ID", f"{it.name!r} is a built-in function")
                     self._define(self.funcs, it, "function")
+                elif isinstance(it, A.GamePart):
+                    parts.append(it)
                 elif isinstance(it, A.On):
                     self.handler_defs.append(it)
                 elif isinstance(it, A.Ability):
@@ -187,13 +192,9 @@ class Compiler:
             if name not in listed:
                 self.err(ph, "UNREACHABLE", f"phase {name!r} is never played",
                          hint="list it in the game's rounds", severity="warning")
-        setup = finish = rounds_fn = None
-        if game.setup is not None:
-            setup = "g_setup"
-            self.function(setup, [], game.setup, game, Scope({}, self.globals))
-        if game.finish is not None:
-            finish = "g_finish"
-            self.function(finish, [], game.finish, game, Scope({}, self.globals))
+        rounds_fn = None
+        setup = self.game_part("setup", game.setup, game, parts)
+        finish = self.game_part("finish", game.finish, game, parts)
         if game.rounds_expr is not None:
             rounds_fn = "g_rounds"
             code, t = self.expr(game.rounds_expr, Scope({}, self.globals))
@@ -201,10 +202,10 @@ class Compiler:
             self.expect(game.rounds_expr, t, want, "the rounds limit")
             self.emit(0, f"def {rounds_fn}(G):", game.rounds_expr.span)
             self.emit(1, f"return {code}", game.rounds_expr.span)
-        for name, ph in self.phases.items():
-            self.function(f"p_{name}", [], ph.body, ph, Scope({}, self.globals))
-        for name, fn in self.funcs.items():
-            self.function(f"f_{name}", fn.params, fn.body, fn, Scope({}, self.globals))
+        for name in self.phases:
+            self.versions(f"p_{name}", self.chains[("phase", name)])
+        for name in self.funcs:
+            self.versions(f"f_{name}", self.chains[("function", name)])
         for i, node in enumerate(self.duplicates):
             self.function(f"dup_{i}", getattr(node, "params", []), node.body, node,
                           Scope({}, self.globals))
@@ -215,7 +216,41 @@ class Compiler:
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions)
 
+    def versions(self, pyname, chain):
+        """Emit every version of an overridden definition: the last one under
+        `pyname`, earlier ones as pyname__0, __1 ... for `original(...)`."""
+        for i, node in enumerate(chain):
+            name = pyname if i == len(chain) - 1 else f"{pyname}__{i}"
+            self.original = (f"{pyname}__{i - 1}", chain[i - 1]) if i > 0 else None
+            self.function(name, getattr(node, "params", []), node.body, node,
+                          Scope({}, self.globals))
+        self.original = None
+
+    def game_part(self, part, body, game, parts):
+        overrides = [p for p in parts if p.part == part]
+        if body is None:
+            for p in overrides:
+                self.err(p, "REF-UNDEF", f"'override {part}' overrides nothing: the game has "
+                         f"no {part} block")
+            return None
+        self.versions(f"g_{part}", [A.GamePart(part, body, span=game.span)] + overrides)
+        return f"g_{part}"
+
     def _define(self, table, node, what):
+        key = (what, node.name)
+        if getattr(node, "override", False):
+            if node.name not in table:
+                self.undef(node, f"{what} to override", node.name, table)
+                return
+            prev = table[node.name]
+            if what == "function" and len(prev.params) != len(node.params):
+                self.err(node, "ARITY", f"override of {node.name!r} takes {len(node.params)} "
+                         f"parameter(s); the original takes {len(prev.params)}")
+            table[node.name] = node
+            self.chains[key].append(node)
+            return
+        if node.name not in table:
+            self.chains[key] = [node]
         if node.name in table:
             first = table[node.name].span
             self.err(node, "DUP-ID", f"{what} {node.name!r} is defined twice "
@@ -330,7 +365,7 @@ class Compiler:
                 return ("str", False)
             if name == "index":
                 return ("int", False)
-            if name == "is_player":
+            if name in ("is_player", "bot"):
                 return ("bool", False)
             if name in rs.side_vars:
                 return (of_value(rs.side_vars[name]), True)
@@ -338,7 +373,7 @@ class Compiler:
                 return ("zone", False)
             if name in rs.pieces:
                 return ("int", False)
-            return self.no_attr(node, "side", name, ["id", "name", "index", "is_player",
+            return self.no_attr(node, "side", name, ["id", "name", "index", "is_player", "bot",
                                                       *rs.side_vars, *rs.zone_names("side"),
                                                       *rs.pieces])
         if t == "space":
@@ -498,6 +533,15 @@ class Compiler:
             return "None", "any"
         name = n.func.id
         args = [self.expr(a, scope) for a in n.args]
+        if name == "original" and scope.lookup(name) is None:
+            if self.original is None:
+                self.err(n, "REF-UNDEF", "original(...) is only allowed in an 'override'")
+                return "None", "any"
+            target, node = self.original
+            want = len(getattr(node, "params", []))
+            if len(args) != want:
+                self.err(n, "ARITY", f"original() takes {want} argument(s), got {len(args)}")
+            return f"{target}({', '.join(['G'] + [c for c, _ in args])})", "any"
         codes = [c for c, _ in args]
         types = [t for _, t in args]
         local = scope.lookup(name)
@@ -839,6 +883,11 @@ class Compiler:
         name = s.name or f"choice@{s.span.line}"
         self.decisions.setdefault(name, s.span)
         opts, labs, ch = self.fresh("o"), self.fresh("l"), self.fresh("c")
+        ranked = any(o.prefer is not None for o in s.options)
+        prefs, wv = (self.fresh("p"), self.fresh("w")) if ranked else ("None", who)
+        if ranked:  # bots rank options by `prefer`; players never pay for it
+            self.emit(ind, f"{wv} = {who}; {prefs} = [] if {wv}.bot else None", s.span)
+            who = wv
         self.emit(ind, f"{opts} = []; {labs} = []", s.span)
         for k, opt in enumerate(s.options):
             inner = scope.child()
@@ -859,11 +908,23 @@ class Compiler:
             self.expect(opt.label, lt, "str", "an option label")
             vals = "".join(f" l_{v}," for v in vars_)
             self.emit(depth, f"{opts}.append(({k},{vals})); {labs}.append({lcode})", opt.span)
+            if ranked:
+                pcode = "None"
+                if opt.prefer is not None:
+                    pcode, pt = self.expr(opt.prefer, inner)
+                    self.expect(opt.prefer, pt, "int", "a 'prefer' rank")
+                self.emit(depth, f"if {prefs} is not None: {prefs}.append({pcode})",
+                          opt.prefer.span if opt.prefer is not None else opt.span)
             opt._scope = inner
             opt._vars = vars_
         if s.may:
             self.emit(ind, f"{opts}.append((-1,)); {labs}.append('pass')", s.span)
-        self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {s.prompt!r}, {opts}, {labs})", s.span)
+            if ranked:
+                self.emit(ind, f"if {prefs} is not None: {prefs}.append(None)", s.span)
+        site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
+        extra = f", {prefs}, {site!r}" if ranked else ""
+        self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {s.prompt!r}, {opts}, {labs}{extra})",
+                  s.span)
         for k, opt in enumerate(s.options):
             self.emit(ind, f"{'if' if k == 0 else 'elif'} {ch} is not None and {ch}[0] == {k}:",
                       opt.span)

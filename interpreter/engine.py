@@ -107,9 +107,11 @@ def _split(attr_defs, values):
     return plain, refs
 
 
-def load_program(path, extra=None) -> tuple[Program | None, list[Diagnostic]]:
-    """Load, check and compile a ruleset folder (plus extra scenario functions)."""
-    rs, diags = load_ruleset(Path(path))
+def load_program(path, extra=None, variant=None,
+                 options=None) -> tuple[Program | None, list[Diagnostic]]:
+    """Load, check and compile a ruleset folder — with a variant and the
+    overlays its options select — plus extra (scenario) functions."""
+    rs, diags = load_ruleset(Path(path), variant, options)
     if any(d.severity == "error" for d in diags):
         return None, diags
     compiled, cdiags = compile_ruleset(rs, extra)
@@ -117,6 +119,28 @@ def load_program(path, extra=None) -> tuple[Program | None, list[Diagnostic]]:
     if compiled is None or any(d.severity == "error" for d in diags):
         return None, diags
     return Program(rs, compiled, diags), diags
+
+
+def validate_ruleset(path) -> list[Diagnostic]:
+    """Check a ruleset, each of its variants, and each overlay a variant's
+    options can select (one at a time, on top of the variant's defaults)."""
+    program, diags = load_program(path)
+    found = list(diags)
+    rs, _ = load_ruleset(Path(path))
+    for variant in rs.variants:
+        vrs, vdiags = load_ruleset(Path(path), variant)
+        combos = [{}] + [{opt: value} for opt, table in vrs.overlay_map.items()
+                         for value in table]
+        for combo in combos:
+            _, d = load_program(path, variant=variant, options=combo)
+            found.extend(d)
+    seen, out = set(), []
+    for d in found:
+        key = (d.path, d.line, d.col, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
 
 
 class Decision:
@@ -181,6 +205,7 @@ class Game:
         for sid, _ in rs.seats[nseats:]:
             setattr(self, f"n_{sid}", None)
         for s in self.sides:
+            s.bot = s.id in rs.bots
             setattr(self, f"n_{s.id}", s)
             s.__dict__.update(tpl.side_vars)
             for py, name, z in tpl.side_zones:
@@ -403,8 +428,10 @@ class Game:
         self.log.append(entry)
 
     # ------------------------------------------------------------ decisions
-    def choose(self, player, name, prompt, opts, labels):
+    def choose(self, player, name, prompt, opts, labels, prefs=None, site=None):
         n = len(opts)
+        if player.bot and n:
+            return self._bot_choice(player, name, opts, labels, prefs, site)
         if n == 0:
             if self.logging:
                 self.say(f"{display(player)} has no legal option for {name}")
@@ -439,6 +466,29 @@ class Game:
                      choice=label, options=n)
         return opts[i]
 
+    def _bot_choice(self, player, name, opts, labels, prefs, site):
+        """A bot takes the option its rules rank lowest (`prefer`); ties go to
+        the first; options ranked none are never taken, except `pass`."""
+        best = None
+        if prefs is not None:
+            for i, rank in enumerate(prefs):
+                if rank is not None and (best is None or rank < prefs[best]):
+                    best = i
+        if best is None:
+            if "pass" in labels:
+                best = labels.index("pass")
+            elif len(opts) == 1:
+                best = 0
+            else:
+                raise RuleError(f"bot {player.id} has no rule to choose {name} "
+                                "(give its options a 'prefer' rank)")
+        label = labels[best]  # not in history: replays make the same choice again
+        if self.logging:
+            why = f"by the rule at {site}" if site else "the only option"
+            self.say(f"{player.id} (bot) {name}: {label} ({why})", decision=name,
+                     player=player.id, choice=label, bot=True)
+        return opts[best]
+
     def window(self, name, args, who, round_robin):
         abilities = self.abilities.get(name)
         if not abilities:
@@ -447,6 +497,14 @@ class Game:
         passes, i = 0, 0
         while True:
             p = order[i % len(order)]
+            if p.bot:  # bots never use abilities
+                if not round_robin:
+                    return
+                passes += 1
+                if passes >= len(order):
+                    return
+                i += 1
+                continue
             opts, labels = [], []
             for label, owner, cond, body in abilities:
                 if owner is not None and (owner.zone is None or not owner.zone.live):

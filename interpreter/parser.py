@@ -474,12 +474,23 @@ class _Build(Transformer):
         return [i for i in items if i is not None]
 
     def choose_from(self, meta, items):
-        var, it, cond, label, body = items
-        return [A.Option(label, [(str(var), it)], cond, body, span=self._span(meta))]
+        var, it, cond, label, prefer, body = items
+        return [A.Option(label, [(str(var), it)], cond, body, prefer, span=self._span(meta))]
 
     def option(self, meta, items):
-        label, fors, cond, body = items
-        return A.Option(label, fors or [], cond, body, span=self._span(meta))
+        label, fors, cond, prefer, body = items
+        return A.Option(label, fors or [], cond, body, prefer, span=self._span(meta))
+
+    def prefer(self, meta, items):
+        return items[0]
+
+    def override_def(self, meta, items):
+        item = items[0]
+        if isinstance(item, tuple):  # setup_part / finish_part
+            return A.GamePart(item[0], item[1], span=self._span(meta))
+        item.override = True
+        item.span = self._span(meta)
+        return item
 
     def option_for(self, meta, items):
         return [(str(items[i]), items[i + 1]) for i in range(0, len(items), 2)]

@@ -84,6 +84,11 @@ class Ruleset:
     modules: list = field(default_factory=list)  # A.Module
     score_var: str | None = None
     where: dict = field(default_factory=dict)  # ("zone", name) etc. -> (path, line, col)
+    variants: list = field(default_factory=list)  # variant folders available
+    overlays: list = field(default_factory=list)  # (id, name, file) applied, in order
+    bots: set = field(default_factory=set)  # seats the rules play
+    overlay_map: dict = field(default_factory=dict)  # option -> value -> [folders]
+    pending_options: list = field(default_factory=list)
 
     def zone_names(self, scope):
         return [n for (s, n) in self.zones if s == scope]
@@ -101,7 +106,7 @@ class _Loader:
     def err(self, path, line, col, code, msg, hint=""):
         self.diags.append(Diagnostic(str(path), line, col, code, msg, hint=hint))
 
-    def run(self) -> Ruleset:
+    def run(self, variant=None, options=None) -> Ruleset:
         folder = self.folder
         if not folder.is_dir():
             self.err(folder, 1, 1, "FILE-MISSING", f"no ruleset folder at {folder}")
@@ -110,7 +115,36 @@ class _Loader:
         if not game.exists():
             self.err(game, 1, 1, "FILE-MISSING", "a ruleset needs a game.yaml (kind: game)")
             self.broken.add("game")
+        self.rs.variants = sorted(p.parent.name for p in folder.glob("variants/*/variant.yaml"))
+        self.load_layer(folder, ("game", "components", "board", "tables"))
+        if variant is not None:
+            vdir = folder / "variants" / variant
+            if not (vdir / "variant.yaml").exists():
+                self.err(game, 1, 1, "OPTION", f"no variant {variant!r}",
+                         hint="variants: " + (", ".join(self.rs.variants) or "none"))
+            else:
+                self.load_layer(vdir, ("variant", "components", "tables"))
+                self.load_overlays(vdir, options or {})
+        self.resolve_references()
+        return self.rs
+
+    def load_overlays(self, vdir, options):
+        """Apply the overlay folders that the chosen option values bring in."""
+        for opt, table in self.rs.overlay_map.items():
+            value = options.get(opt, self.rs.options.get(opt, {}).get("default"))
+            for sub in table.get(str(value), []):
+                odir = vdir / sub
+                if not (odir / "overlay.yaml").exists():
+                    f, line, col = self.rs.options[opt]["at"]
+                    self.err(f, line, col, "FILE-MISSING",
+                             f"option {opt}={value} needs overlay folder {sub}/overlay.yaml")
+                    continue
+                self.load_layer(odir, ("overlay", "components", "tables"))
+
+    def load_layer(self, folder, kinds):
+        """Load one folder's YAML files (of the allowed kinds) and rule files."""
         docs = []
+        base = "game" in kinds
         for f in sorted(folder.glob("*.yaml")):
             before = len(self.diags)
             doc = load_yaml(f, self.diags)
@@ -125,26 +159,32 @@ class _Loader:
                 self.broken.add("game" if f.name == "game.yaml" else "*")
                 continue
             kind = doc.get("kind")
-            if kind not in ("game", "components", "board", "tables"):
+            if kind not in kinds:
                 line, col = position(doc, "kind") if "kind" in doc else position(doc)
                 self.err(f, line, col, "SCHEMA-VALUE" if "kind" in doc else "SCHEMA-MISSING",
-                         f"'kind' must be one of game, components, board, tables (got {kind!r})")
+                         f"'kind' must be one of {', '.join(kinds)} here (got {kind!r})")
                 self.broken.add("game" if f.name == "game.yaml" else "*")
                 continue
-            found = schema_diagnostics(str(f), doc, kind)
+            found = schema_diagnostics(str(f), doc, "overlay" if kind == "variant" else kind)
             self.diags.extend(found)
-            if kind == "game" and f.name != "game.yaml":
+            expected = {"game": "game.yaml", "variant": "variant.yaml", "overlay": "overlay.yaml"}
+            if kind in expected and f.name != expected[kind]:
                 self.err(f, *position(doc, "kind"), "SCHEMA-VALUE",
-                         "kind: game belongs in game.yaml only")
+                         f"kind: {kind} belongs in {expected[kind]} only")
                 continue
             if not found:
                 docs.append((kind, f, doc))
             else:
                 self.broken.add(kind)
-        order = {"game": 0, "board": 1, "components": 2, "tables": 3}
+        order = {"game": 0, "variant": 0, "overlay": 0, "board": 1, "components": 2,
+                 "tables": 3}
         for kind, f, doc in sorted(docs, key=lambda d: (order[d[0]], str(d[1]))):
-            getattr(self, f"load_{kind}")(f, doc)
-        self.resolve_references()
+            if kind in ("variant", "overlay"):
+                self.load_overlay(f, doc)
+            elif kind == "tables" and not base:
+                self.load_tables(f, doc, replace=True)
+            else:
+                getattr(self, f"load_{kind}")(f, doc)
         for f in sorted(folder.glob("*.rules")):
             try:
                 text = f.read_text(encoding="utf-8")
@@ -155,7 +195,76 @@ class _Loader:
                 self.rs.modules.append(parse(Source(str(f), text)))
             except DiagnosticError as e:
                 self.diags.extend(e.diagnostics)
-        return self.rs
+
+    # -- variant.yaml / overlay.yaml -------------------------------------------
+    def load_overlay(self, f, doc):
+        """An overlay adds options, variables, zones and pieces, restricts the
+        base's options and names bot seats; it may not silently redefine."""
+        rs = self.rs
+        rs.overlays.append((doc.get("id", f.parent.name), doc.get("name", ""), str(f)))
+        seats = {sid for sid, _ in rs.seats}
+        for i, sid in enumerate(doc.get("bots") or []):
+            if sid not in seats:
+                self.undef(f, *position(doc["bots"], i), "seat", sid, seats)
+            else:
+                rs.bots.add(sid)
+        for name, opt in (doc.get("options") or {}).items():
+            if name in rs.options:
+                self.err(f, *position(doc["options"], name, at_key=True), "DUP-ID",
+                         f"option {name!r} already exists; change it under set_options")
+                continue
+            rs.options[name] = {"choices": list(opt.get("choices", [])), "from": opt.get("from"),
+                                "default": opt.get("default"),
+                                "at": (str(f), *position(doc["options"], name, at_key=True)),
+                                "from_at": position(opt, "from"),
+                                "default_at": position(opt, "default")}
+        for name, change in (doc.get("set_options") or {}).items():
+            rs.pending_options.append((f, doc["set_options"], name, change))
+        for name, table in (doc.get("overlays") or {}).items():
+            rs.overlay_map[name] = {str(k): (v if isinstance(v, list) else [v])
+                                    for k, v in table.items()}
+            if name not in rs.options:
+                self.undef(f, *position(doc["overlays"], name, at_key=True), "option", name,
+                           rs.options)
+        variables = doc.get("variables") or {}
+        for scope, target in (("game", rs.game_vars), ("side", rs.side_vars)):
+            for name, init in (variables.get(scope) or {}).items():
+                if self.define(("var", scope, name), f, variables[scope], name):
+                    target[name] = init
+        for name, p in (doc.get("pieces") or {}).items():
+            if self.define(("piece", name), f, doc["pieces"], name):
+                rs.pieces[name] = p["supply"]
+        for scope, zones in (doc.get("zones") or {}).items():
+            for name, z in zones.items():
+                if self.define(("zone", scope, name), f, zones, name):
+                    rs.zones[(scope, name)] = ZoneDef(name, scope, z.get("type", "set"),
+                                                      z.get("visibility", "public"),
+                                                      z.get("live", False))
+
+    def apply_option_changes(self):
+        rs = self.rs
+        for f, node, name, change in rs.pending_options:
+            if name not in rs.options:
+                self.undef(f, *position(node, name, at_key=True), "option", name, rs.options)
+                continue
+            opt = rs.options[name]
+            if "choices" in change:
+                bad = [c for c in change["choices"] if c not in opt["choices"]]
+                if bad:
+                    self.err(f, *position(change, "choices"), "OPTION",
+                             f"option {name!r} has no choice {bad[0]!r} to keep",
+                             hint="choices: " + ", ".join(map(str, opt["choices"])))
+                    continue
+                opt["choices"] = list(change["choices"])
+            if "default" in change:
+                d = change["default"]
+                if d != "random" and d not in opt["choices"]:
+                    self.err(f, *position(change, "default"), "OPTION",
+                             f"default {d!r} of option {name!r} is not one of its choices")
+                    continue
+                opt["default"] = d
+            elif opt["default"] not in (None, "random") and opt["default"] not in opt["choices"]:
+                opt["default"] = opt["choices"][0]
 
     # -- game.yaml ---------------------------------------------------------
     def load_game(self, f, doc):
@@ -370,9 +479,12 @@ class _Loader:
         return values
 
     # -- tables --------------------------------------------------------------
-    def load_tables(self, f, doc):
+    def load_tables(self, f, doc, replace=False):
+        """Tables of an overlay replace the base's tables of the same name."""
         for name, v in doc["tables"].items():
-            if self.define(("table", name), f, doc["tables"], name):
+            if replace and name in self.rs.tables:
+                self.rs.tables[name] = _plain(v)
+            elif self.define(("table", name), f, doc["tables"], name):
                 self.rs.tables[name] = _plain(v)
 
     # -- cross references ----------------------------------------------------
@@ -422,6 +534,7 @@ class _Loader:
             if d is not None and d != "random" and d not in opt["choices"]:
                 self.err(f, *opt["default_at"], "OPTION",
                          f"default {d!r} of option {name!r} is not one of its choices")
+        self.apply_option_changes()
 
     def undef(self, f, line, col, what, name, known):
         near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
@@ -437,7 +550,8 @@ def _plain(v):
     return v
 
 
-def load_ruleset(folder) -> tuple[Ruleset, list[Diagnostic]]:
+def load_ruleset(folder, variant=None, options=None) -> tuple[Ruleset, list[Diagnostic]]:
+    """Load a ruleset folder, with a variant and the overlays its options select."""
     loader = _Loader(Path(folder))
-    rs = loader.run()
+    rs = loader.run(variant, options)
     return rs, loader.diags

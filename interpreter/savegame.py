@@ -15,9 +15,10 @@ class Step:
     decision: str | None = None
 
 
-def write_save(path: Path, program, game) -> None:
+def write_save(path: Path, program, game, variant=None) -> None:
     data = {
         "ruleset": str(program.rs.path),
+        "variant": variant,
         "seed": game.seed,
         "options": {k: v for k, v in game.options.items()},
         "choices": [list(h) for h in game.history],
@@ -33,4 +34,4 @@ def replay_agents(saved: dict, agents: list):
     """Agents that first replay the saved choices, then (resuming) hand over
     to `agents`, one per seat."""
     script = [Step(p, label, name) for p, name, label in saved["choices"]]
-    return [ScriptedAgent(script, fallback=a) for a in agents]
+    return [None if a is None else ScriptedAgent(script, fallback=a) for a in agents]

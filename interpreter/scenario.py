@@ -166,7 +166,7 @@ class _Scenario:
             res.ok, res.diagnostics = False, self.diags
             return res
         doc = self.doc
-        program, diags = load_program(self.ruleset, self.extra)
+        program, diags = self.program()
         errors = [d for d in diags if d.severity == "error"]
         if program is None or errors:
             res.ok, res.diagnostics = False, errors
@@ -181,10 +181,12 @@ class _Scenario:
                     "fail": None}[then]
         script = list(self.steps)
         agent = ScriptedAgent(script, fallback)
+        agents = [None if sid in program.rs.bots else agent
+                  for sid, _ in program.rs.seats[:program.rs.max_players]]
         rig = Rig(doc.get("rig", {}).get("rolls"), doc.get("rig", {}).get("draws"))
         try:
             game = Game(program, seed=doc.get("seed", 0), options=dict(doc.get("options") or {}),
-                        agents=[agent] * program.rs.max_players, logging=True, rig=rig)
+                        agents=agents, logging=True, rig=rig)
         except DiagnosticError as e:
             line, col = position(doc, "options") if "options" in doc else (1, 1)
             res.ok = False
@@ -227,6 +229,11 @@ class _Scenario:
         res.diagnostics = self.diags
         res.ok = not self.diags
         return res
+
+    def program(self):
+        doc = self.doc
+        return load_program(self.ruleset, self.extra, variant=doc.get("variant"),
+                            options={k: str(v) for k, v in (doc.get("options") or {}).items()})
 
     def check_names(self, program):
         """Phases and players the scenario names must exist in the ruleset."""
@@ -285,7 +292,7 @@ def validate_scenario(path: Path) -> list[Diagnostic]:
     sc = _Scenario(Path(path))
     if not sc.load():
         return sc.diags
-    program, diags = load_program(sc.ruleset, sc.extra)
+    program, diags = sc.program()
     errors = [d for d in diags if d.severity == "error"]
     if program is None or errors:
         return [d for d in errors if d.path == str(sc.path)] or errors

@@ -53,6 +53,7 @@ class Side(Entity):
         self.name = name
         self.index = index
         self.is_player = is_player
+        self.bot = False  # a seat whose decisions the rules make (`prefer`)
 
     def __lt__(self, other):
         return self.index < other.index
