@@ -509,7 +509,9 @@ class Compiler:
         if t == "options":
             return f"{code}[{n.name!r}]", at[0]
         if t == "table":
-            return f"{code}[{n.name!r}]", "table:" + n.name
+            value = self.rs.tables[n.name]
+            vt = "table:" + n.name if isinstance(value, dict) else of_value(value)
+            return f"{code}[{n.name!r}]", vt
         # Every other attribute is a plain Python attribute of the runtime object
         # (see state.py), whatever the object turns out to be.
         return f"{code}.{py_name(n.name)}", at[0]

@@ -126,6 +126,8 @@ def validate_ruleset(path) -> list[Diagnostic]:
     options can select (one at a time, on top of the variant's defaults)."""
     program, diags = load_program(path)
     found = list(diags)
+    if program is None:  # variants build on the base: mend it first
+        return found
     rs, _ = load_ruleset(Path(path))
     for variant in rs.variants:
         vrs, vdiags = load_ruleset(Path(path), variant)
