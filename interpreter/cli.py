@@ -254,3 +254,65 @@ def simulate(path, games, seed, agents, opts, as_json, variant):
         for e in errors[:5]:
             click.echo(f"  seed {e['seed']}: {e['error']}")
     sys.exit(1 if errors else 0)
+
+
+@main.command()
+@click.argument("path")
+@click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
+@click.option("--option", "opts", multiple=True, help="KEY=VALUE (selects overlays).")
+@click.option("--json", "as_json", is_flag=True)
+def info(path, variant, opts, as_json):
+    """Describe a ruleset: seats, options, variants, overlays and tables."""
+    program = _program(path, "json" if as_json else "text", variant, _options(opts))
+    rs = program.rs
+    data = {
+        "ruleset": rs.id, "name": rs.name, "variant": variant,
+        "seats": [{"id": sid, "name": name, "bot": sid in rs.bots} for sid, name in rs.seats],
+        "sides": [sid for sid, _ in rs.sides],
+        "options": {k: {"choices": o["choices"], "default": o["default"]}
+                    for k, o in rs.options.items()},
+        "variants": rs.variants,
+        "overlays": [{"id": i, "name": n} for i, n, _ in rs.overlays],
+        "tables": rs.tables,
+    }
+    if as_json:
+        click.echo(json.dumps(data, indent=1))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    console.print(f"[bold]{rs.name}[/bold] ({rs.id})" + (f", variant {variant}" if variant else ""))
+    seats = ", ".join(f"{s['id']}{' (played by the rules)' if s['bot'] else ''}"
+                      for s in data["seats"])
+    console.print(f"seats: {seats}; other sides: {', '.join(data['sides']) or 'none'}",
+                  markup=False)
+    if rs.variants:
+        console.print(f"variants: {', '.join(rs.variants)}", markup=False)
+    for o in data["overlays"]:
+        console.print(f"overlay: {o['name'] or o['id']}", markup=False)
+    t = Table(title="options")
+    t.add_column("option")
+    t.add_column("default")
+    t.add_column("choices")
+    for k, o in data["options"].items():
+        t.add_row(k, str(o["default"]), ", ".join(map(str, o["choices"])))
+    console.print(t)
+    for name, value in rs.tables.items():
+        t = Table(title=f"table {name}")
+        if isinstance(value, dict):
+            t.add_column("key")
+            t.add_column("value")
+            for k, v in value.items():
+                t.add_row(str(k), ", ".join(map(str, v)) if isinstance(v, list) else str(v))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            cols = list(value[0])
+            for c in cols:
+                t.add_column(c)
+            for row in value:
+                t.add_row(*[str(row.get(c, "")) for c in cols])
+        else:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            console.print(f"table {name}: {shown}", markup=False)
+            continue
+        console.print(t)

@@ -251,7 +251,8 @@ class _Loader:
             if "choices" in change:
                 bad = [c for c in change["choices"] if c not in opt["choices"]]
                 if bad:
-                    self.err(f, *position(change, "choices"), "OPTION",
+                    where = position(change["choices"], list(change["choices"]).index(bad[0]))
+                    self.err(f, *where, "OPTION",
                              f"option {name!r} has no choice {bad[0]!r} to keep",
                              hint="choices: " + ", ".join(map(str, opt["choices"])))
                     continue
