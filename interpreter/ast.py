@@ -231,6 +231,13 @@ class Draw(Node):
 
 
 @dataclass
+class Pay(Node):
+    amount: Node
+    payer: Node
+    payee: Node
+
+
+@dataclass
 class Option(Node):
     label: Node
     fors: list  # [(var, expr)]

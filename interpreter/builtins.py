@@ -258,6 +258,16 @@ def B_random(G, xs):
     return xs[G.rng.randrange(len(xs))]
 
 
+def B_shuffled(G, xs):
+    xs = lst(xs)
+    G.rng.shuffle(xs)
+    return xs
+
+
+def B_cash(G, side):
+    return sum(getattr(side, piece) * value for piece, value in G.program.money)
+
+
 def namespace() -> dict:
     """Names the generated code may use, besides the game object G."""
     ns = {k: v for k, v in globals().items() if k.startswith("B_")}

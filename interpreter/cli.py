@@ -15,7 +15,7 @@ import click
 
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
-from .engine import Game, load_program, validate_ruleset
+from .engine import Game, active_seats, load_program, validate_ruleset
 
 
 def _options(pairs) -> dict:
@@ -86,9 +86,9 @@ def _program(path, fmt="text", variant=None, options=None):
     return program
 
 
-def _agents(spec, program, seed):
+def _agents(spec, program, seed, options=None):
     """One agent per seat the rules do not play themselves (bots get None)."""
-    seats = [sid for sid, _ in program.rs.seats[:program.rs.max_players]]
+    seats = [sid for sid, _ in active_seats(program.rs, options or {})]
     humans = [sid for sid in seats if sid not in program.rs.bots]
     n = len(humans)
     names = [s for s in spec.split(",")] if spec else ["random"] * n
@@ -144,7 +144,7 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
             raise click.UsageError(f"{replay} is not a saved game: {e}") from None
         variant = saved.get("variant", variant)
     program = _program(path, "json" if as_json else "text", variant, options)
-    agent_list = _agents(agents, program, seed)
+    agent_list = _agents(agents, program, seed, options)
     if replay:  # replay the saved choices exactly, then the agents play on (resume)
         agent_list = replay_agents(saved, agent_list)
     if save:
@@ -233,7 +233,7 @@ def simulate(path, games, seed, agents, opts, as_json, variant):
     start = time.perf_counter()
     for s in range(seed, seed + games):
         try:
-            game = Game(program, seed=s, options=options, agents=_agents(agents, program, s))
+            game = Game(program, seed=s, options=options, agents=_agents(agents, program, s, options))
             game.run()
             key = game.winners[0].id if len(game.winners) == 1 else "tie"
             wins[key] = wins.get(key, 0) + 1

@@ -880,6 +880,14 @@ class Compiler:
         self.expect(s.dst, bt, "zone", "where drawn cards go")
         self.emit(ind, f"G.draw({n}, {a}, {b})", s.span)
 
+    def s_Pay(self, s, scope, ind):
+        if not self.rs.money:
+            self.err(s, "REF-UNDEF", "'pay' needs money: declare `money:` in game.yaml")
+        n = self.count(s.amount, scope)
+        a = self.side(s.payer, scope, "who pays")
+        b = self.side(s.payee, scope, "who is paid")
+        self.emit(ind, f"G.pay({n}, {a}, {b})", s.span)
+
     def s_Choose(self, s, scope, ind):
         who = self.side(s.player, scope, "who chooses")
         name = s.name or f"choice@{s.span.line}"

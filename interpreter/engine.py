@@ -61,6 +61,7 @@ class Program:
             self.abilities.setdefault(window, []).append((label, owner, ns[cond], ns[body]))
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
+        self.money = list(rs.money)
 
     @property
     def name(self):
@@ -119,6 +120,18 @@ def load_program(path, extra=None, variant=None,
     if compiled is None or any(d.severity == "error" for d in diags):
         return None, diags
     return Program(rs, compiled, diags), diags
+
+
+def active_seats(rs: Ruleset, options: dict) -> list:
+    """The seats that play: chosen by an option with `seats:`, else the first
+    max-players seats."""
+    for name, opt in rs.options.items():
+        if opt.get("seats"):
+            value = options.get(name, opt["default"])
+            chosen = opt["seats"].get(str(value))
+            if chosen is not None:
+                return [(sid, n) for sid, n in rs.seats if sid in chosen]
+    return rs.seats[:rs.max_players]
 
 
 def validate_ruleset(path) -> list[Diagnostic]:
@@ -191,25 +204,24 @@ class Game:
         self.finished = False
         self.stopped = False
         self.hooks = None
-        nseats = players or rs.max_players
-        if not rs.min_players <= nseats <= rs.max_players:
-            raise DiagnosticError(Diagnostic(*rs.where.get("game", (str(rs.path), 1, 1)),
-                                             "OPTION", f"this game takes {rs.min_players} to "
-                                             f"{rs.max_players} players, not {nseats}"))
         self.options = Table(self._options(options or {}))
         self.tables = program.tables
-        seats = rs.seats[:nseats]
+        seats = active_seats(rs, self.options)
+        nseats = len(seats)
         tpl = program.template
         self.players = [Side(sid, name, i, True) for i, (sid, name) in enumerate(seats)]
         neutral = [Side(sid, name, nseats + i, False) for i, (sid, name) in enumerate(rs.sides)]
         self.sides = self.players + neutral
         nsides = len(self.sides)
-        for sid, _ in rs.seats[nseats:]:
-            setattr(self, f"n_{sid}", None)
+        for sid, _ in rs.seats:
+            setattr(self, f"n_{sid}", None)  # seats not in play this game
         for s in self.sides:
             s.bot = s.id in rs.bots
             setattr(self, f"n_{s.id}", s)
             s.__dict__.update(tpl.side_vars)
+            for piece, per_side in rs.piece_supply.items():
+                if s.id in per_side:
+                    setattr(s, piece, per_side[s.id])
             for py, name, z in tpl.side_zones:
                 setattr(s, py, Zone(name, s, z.type, z.visibility, z.live))
         self.__dict__.update(tpl.game_vars)
@@ -400,12 +412,19 @@ class Game:
         component in exactly the zone it names. Raises RuleError if not."""
         rs = self.program.rs
         locations = self.spaces + self.comps
+        notes = {piece for piece, _ in self.program.money}
         for piece, supply in rs.pieces.items():
+            per_side = rs.piece_supply.get(piece, {})
+            grand = 0
             for s in self.sides:
                 total = getattr(s, piece) + sum(getattr(l, piece).counts[s.index]
                                                 for l in locations)
-                if total != supply:
-                    raise RuleError(f"{s.id} has {total} {piece} in play, not {supply}")
+                expected = per_side.get(s.id, supply)
+                grand += total - expected
+                if total != expected and piece not in notes:
+                    raise RuleError(f"{s.id} has {total} {piece} in play, not {expected}")
+            if grand:  # notes of money change hands, but none appear or vanish
+                raise RuleError(f"{grand:+d} {piece} appeared in play")
         seen = set()
         zones = list(self.zones.values())
         for owner in self.sides + self.spaces:
@@ -630,6 +649,60 @@ class Game:
             if self.logging:
                 self.say(f"{k} {piece} of {owner.id}: {src.id} -> {dst.id}")
         return k
+
+    def pay(self, amount, payer, payee):
+        """Pass notes of money worth exactly `amount` from payer to payee. Notes are
+        broken into smaller ones at the bank (exchange of equal value) when
+        the payer cannot make the exact sum; the rules check that the payer
+        can afford it."""
+        if amount is None or amount <= 0:
+            return 0
+        money = self.program.money
+        if amount % money[-1][1]:
+            raise RuleError(f"pay {amount}: not a multiple of the smallest note ({money[-1][1]})")
+        have = sum(getattr(payer, p) * v for p, v in money)
+        if have < amount:
+            raise RuleError(f"{payer.id} cannot pay {amount}: holds only {have}")
+        bank = self.n_side(self.program.rs.bank)
+        while True:
+            give, need = {}, amount
+            for piece, value in money:
+                k = min(getattr(payer, piece), need // value)
+                give[piece] = k
+                need -= k * value
+            if need == 0:
+                break
+            # break the smallest note bigger than what is still needed
+            big = [(p, v) for p, v in reversed(money)
+                   if v > need and getattr(payer, p) - give[p] > 0]
+            if not big or not self._exchange(payer, big[0], bank if payer is not bank else payee):
+                raise RuleError(f"no change can be made for {payer.id}'s payment of {amount}")
+        for piece, k in give.items():
+            if k:
+                setattr(payer, piece, getattr(payer, piece) - k)
+                setattr(payee, piece, getattr(payee, piece) + k)
+        if self.logging:
+            self.say(f"{payer.id} pays {amount} to {payee.id}")
+        return amount
+
+    def _exchange(self, side, note, changer):
+        """`side` swaps one `note` for smaller notes of equal value held by
+        `changer`; False when the changer cannot make that change."""
+        piece, value = note
+        smaller = [(p, v) for p, v in self.program.money if v < value]
+        need, take = value, {}
+        for p, v in smaller:
+            k = min(getattr(changer, p), need // v)
+            take[p] = k
+            need -= k * v
+        if need:
+            return False
+        setattr(side, piece, getattr(side, piece) - 1)
+        setattr(changer, piece, getattr(changer, piece) + 1)
+        for p, k in take.items():
+            setattr(changer, p, getattr(changer, p) - k)
+            setattr(side, p, getattr(side, p) + k)
+        return True
 
     def roll(self, dice):
         if type(dice) is Comp:

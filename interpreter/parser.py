@@ -460,6 +460,9 @@ class _Build(Transformer):
     def draw_stmt(self, meta, items):
         return A.Draw(items[0], items[1], items[2], span=self._span(meta))
 
+    def pay_stmt(self, meta, items):
+        return A.Pay(items[0], items[1], items[2], span=self._span(meta))
+
     def choose_stmt(self, meta, items):
         player, head, options = items
         name, may, prompt = head

@@ -89,6 +89,9 @@ class Ruleset:
     bots: set = field(default_factory=set)  # seats the rules play
     overlay_map: dict = field(default_factory=dict)  # option -> value -> [folders]
     pending_options: list = field(default_factory=list)
+    piece_supply: dict = field(default_factory=dict)  # piece -> {side: supply}
+    money: list = field(default_factory=list)  # [(money note piece, value)], largest first
+    bank: str | None = None
 
     def zone_names(self, scope):
         return [n for (s, n) in self.zones if s == scope]
@@ -217,7 +220,9 @@ class _Loader:
                                 "default": opt.get("default"),
                                 "at": (str(f), *position(doc["options"], name, at_key=True)),
                                 "from_at": position(opt, "from"),
-                                "default_at": position(opt, "default")}
+                                "default_at": position(opt, "default"),
+                                "seats": {str(k): list(v) for k, v in (opt.get("seats") or {}).items()},
+                                "seats_node": opt.get("seats")}
         for name, change in (doc.get("set_options") or {}).items():
             rs.pending_options.append((f, doc["set_options"], name, change))
         for name, table in (doc.get("overlays") or {}).items():
@@ -233,7 +238,7 @@ class _Loader:
                     target[name] = init
         for name, p in (doc.get("pieces") or {}).items():
             if self.define(("piece", name), f, doc["pieces"], name):
-                rs.pieces[name] = p["supply"]
+                self.piece(f, doc["pieces"], name, p)
         for scope, zones in (doc.get("zones") or {}).items():
             for name, z in zones.items():
                 if self.define(("zone", scope, name), f, zones, name):
@@ -288,7 +293,9 @@ class _Loader:
                                 "default": opt.get("default"),
                                 "at": (str(f), *position(doc["options"], name, at_key=True)),
                                 "from_at": position(opt, "from"),
-                                "default_at": position(opt, "default")}
+                                "default_at": position(opt, "default"),
+                                "seats": {str(k): list(v) for k, v in (opt.get("seats") or {}).items()},
+                                "seats_node": opt.get("seats")}
             if not opt.get("choices") and not opt.get("from"):
                 self.err(f, *position(doc["options"], name, at_key=True), "SCHEMA-MISSING",
                          f"option {name!r} needs 'choices' or 'from'")
@@ -301,13 +308,29 @@ class _Loader:
                     self.err(f, *position(variables[scope], name, at_key=True), "DUP-ID",
                              f"{name!r} is a built-in attribute of sides")
         for name, p in (doc.get("pieces") or {}).items():
-            rs.pieces[name] = p["supply"]
+            self.piece(f, doc["pieces"], name, p)
             self.define(("piece", name), f, doc["pieces"], name)
         for scope, zones in (doc.get("zones") or {}).items():
             for name, z in zones.items():
                 rs.zones[(scope, name)] = ZoneDef(name, scope, z.get("type", "set"),
                                                   z.get("visibility", "public"), z.get("live", False))
                 self.define(("zone", scope, name), f, zones, name)
+        money = doc.get("money")
+        if money:
+            sides = {sid for sid, _ in rs.seats + rs.sides}
+            if money["bank"] not in sides:
+                self.undef(f, *position(money, "bank"), "side", money["bank"], sides)
+            rs.bank = money["bank"]
+            for i, note in enumerate(money["notes"]):
+                spec = (doc.get("pieces") or {}).get(note)
+                if spec is None:
+                    self.undef(f, *position(money["notes"], i), "piece kind", note, rs.pieces)
+                elif "value" not in spec:
+                    self.err(f, *position(doc["pieces"], note, at_key=True), "SCHEMA-MISSING",
+                             f"money note {note!r} needs a 'value'")
+                else:
+                    rs.money.append((note, spec["value"]))
+            rs.money.sort(key=lambda nv: -nv[1])
         rs.score_var = doc.get("score")
         if rs.score_var and rs.score_var not in rs.side_vars:
             self.err(f, *position(doc, "score"), "REF-UNDEF",
@@ -315,6 +338,16 @@ class _Loader:
         dup = set(rs.side_vars) & set(rs.zone_names("side"))
         for name in sorted(dup):
             self.err(f, 1, 1, "DUP-ID", f"{name!r} is both a side variable and a side zone")
+
+    def piece(self, f, node, name, p):
+        """A piece kind: one supply for every side, or per side with 'others'."""
+        supply = p["supply"]
+        if isinstance(supply, dict):
+            self.rs.pieces[name] = supply.get("others", 0)
+            self.rs.piece_supply[name] = {k: v for k, v in supply.items() if k != "others"}
+            self.rs.where.setdefault(("supply-refs",), []).append((f, node[name]["supply"]))
+        else:
+            self.rs.pieces[name] = supply
 
     def define(self, key, f, node, k):
         line, col = position(node, k, at_key=isinstance(node, dict)) if node is not None else (1, 1)
@@ -536,11 +569,28 @@ class _Loader:
                 self.err(f, *opt["default_at"], "OPTION",
                          f"default {d!r} of option {name!r} is not one of its choices")
         self.apply_option_changes()
+        all_sides = {sid for sid, _ in rs.seats + rs.sides}
+        for f, node in rs.where.get(("supply-refs",), []):
+            for k in node:
+                if k != "others" and k not in all_sides:
+                    self.undef(f, *position(node, k, at_key=True), "side", k, all_sides)
+        seat_ids = {sid for sid, _ in rs.seats}
+        for name, opt in rs.options.items():
+            for value, ids in opt.get("seats", {}).items():
+                node = opt["seats_node"][_key(opt["seats_node"], value)]
+                for i, sid in enumerate(ids):
+                    if sid not in seat_ids:
+                        self.undef(opt["at"][0], *position(node, i), "seat", sid, seat_ids)
 
     def undef(self, f, line, col, what, name, known):
         near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
         self.err(f, line, col, "REF-UNDEF", f"undefined {what} {name!r}",
                  hint=f"did you mean {near[0]!r}?" if near else "")
+
+
+def _key(node, text):
+    """The mapping key whose text is `text` (YAML keys may be numbers)."""
+    return next((k for k in node if str(k) == text), text)
 
 
 def _plain(v):

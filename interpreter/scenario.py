@@ -15,7 +15,7 @@ from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 from . import ast as A
 from .agents import FirstAgent, RandomAgent, ScriptedAgent, ScriptError
 from .diagnostics import Diagnostic, DiagnosticError
-from .engine import Game, Rig, StopGame, load_program
+from .engine import Game, Rig, StopGame, active_seats, load_program
 from .parser import Source, parse_expr, parse_stmts
 from .state import display
 from .yamlio import load_yaml, position, schema_diagnostics
@@ -182,7 +182,7 @@ class _Scenario:
         script = list(self.steps)
         agent = ScriptedAgent(script, fallback)
         agents = [None if sid in program.rs.bots else agent
-                  for sid, _ in program.rs.seats[:program.rs.max_players]]
+                  for sid, _ in active_seats(program.rs, dict(doc.get("options") or {}))]
         rig = Rig(doc.get("rig", {}).get("rolls"), doc.get("rig", {}).get("draws"))
         try:
             game = Game(program, seed=doc.get("seed", 0), options=dict(doc.get("options") or {}),

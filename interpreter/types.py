@@ -116,4 +116,7 @@ BUILTINS: dict[str, Builtin] = {
                             game=True),
     "others": Builtin(1, 1, _const("list:side"), "the other players", game=True),
     "random": Builtin(1, 1, _first, "an item picked at random (a chance event)", game=True),
+    "shuffled": Builtin(1, 1, _same_list, "the items in a random order (a chance event)",
+                        game=True),
+    "cash": Builtin(1, 1, _const("int"), "the total value of a side's notes of money", game=True),
 }

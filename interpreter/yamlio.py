@@ -185,6 +185,14 @@ def _map_error(path, doc, err) -> list[Diagnostic]:
         return [Diagnostic(path, line, col, "SCHEMA-VALUE",
                            f"{at}: {err.message}")]
     if err.validator in ("oneOf", "anyOf") and err.context:
+        top = [e for e in err.context if not list(e.relative_path)]
+        if top and all(e.validator == "type" for e in top):  # wrong type for every branch
+            wanted = []
+            for e in top:
+                v = e.validator_value
+                wanted += v if isinstance(v, list) else [v]
+            return [Diagnostic(path, line, col, "SCHEMA-TYPE",
+                               f"{at}: expected {_types(wanted)}, got {_shown(err.instance)}")]
         best = min(err.context, key=lambda e: len(list(e.absolute_path)))
         return [Diagnostic(path, line, col, "SCHEMA-VALUE", f"{at}: {best.message}")]
     return [Diagnostic(path, line, col, "SCHEMA-VALUE", f"{at}: {err.message}")]

@@ -1,0 +1,83 @@
+"""Money as notes: exact payments with change made at the bank."""
+import textwrap
+
+import pytest
+
+from interpreter.diagnostics import DiagnosticError
+from interpreter.engine import Game, load_program
+
+GAME = """
+kind: game
+id: market
+name: Market
+seats: [{id: ann}, {id: bob}]
+sides: [{id: bank}]
+pieces:
+  n1000: {value: 1000, supply: {bank: 10, ann: 1}}
+  n500: {value: 500, supply: {bank: 10}}
+  n100: {value: 100, supply: {bank: 10, bob: 2}}
+money: {bank: bank, notes: [n1000, n500, n100]}
+variables:
+  game: {amount: 0}
+"""
+
+RULES = """
+game {
+  setup {
+    pay amount from ann to bob
+  }
+  rounds 0 { }
+}
+"""
+
+
+def program(tmp_path, rules=RULES):
+    (tmp_path / "game.yaml").write_text(textwrap.dedent(GAME))
+    (tmp_path / "flow.rules").write_text(rules)
+    prog, diags = load_program(tmp_path)
+    assert prog is not None, [d.short() for d in diags]
+    return prog
+
+
+def run(prog, amount):
+    game = Game(prog, seed=1)
+    game.v_amount = amount
+    prog.setup(game)
+    return game
+
+
+def test_a_note_is_broken_at_the_bank_to_pay_exactly(tmp_path):
+    g = run(program(tmp_path), 600)
+    ann, bob, bank = g.n_ann, g.n_bob, g.n_bank
+    assert (ann.n1000, ann.n500, ann.n100) == (0, 0, 4)
+    assert (bob.n1000, bob.n500, bob.n100) == (0, 1, 3)
+    assert (bank.n1000, bank.n500, bank.n100) == (11, 9, 5)
+    g.check_invariants()
+
+
+def test_paying_with_exact_notes_needs_no_change(tmp_path):
+    g = run(program(tmp_path), 1000)
+    assert (g.n_ann.n1000, g.n_bob.n1000, g.n_bank.n1000) == (0, 1, 10)
+
+
+def test_cash_counts_values(tmp_path):
+    rules = RULES.replace("pay amount from ann to bob", "amount = cash(bob) + cash(bank)")
+    g = run(program(tmp_path, rules), 0)
+    assert g.v_amount == 200 + 10 * 1000 + 10 * 500 + 10 * 100
+
+
+def test_paying_more_than_you_hold_is_a_rule_error(tmp_path):
+    prog = program(tmp_path)
+    game = Game(prog, seed=1)
+    game.v_amount = 1500
+    with pytest.raises(Exception, match="holds only 1000"):
+        prog.setup(game)
+
+
+def test_money_needs_a_declared_bank(tmp_path):
+    (tmp_path / "game.yaml").write_text(textwrap.dedent(GAME).replace("bank: bank, notes",
+                                                                      "bank: vault, notes"))
+    (tmp_path / "flow.rules").write_text(RULES)
+    _, diags = load_program(tmp_path)
+    assert [d.code for d in diags if d.severity == "error"] == ["REF-UNDEF"]
+    assert "vault" in diags[0].message
