@@ -231,6 +231,14 @@ class Draw(Node):
 
 
 @dataclass
+class Give(Node):
+    count: Node | None
+    piece: str
+    giver: Node
+    taker: Node
+
+
+@dataclass
 class Pay(Node):
     amount: Node
     payer: Node

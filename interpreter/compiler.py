@@ -57,6 +57,7 @@ class Compiled:
     handlers: list  # (event, priority, order, owner id|None, instead, function name)
     abilities: list  # (window, label, owner id|None, cond fn, body fn)
     decisions: dict  # decision name -> span of first use
+    given: set = None  # piece kinds moved between sides by `give`
 
 
 def iter_code(code: str, t: str) -> str:
@@ -84,6 +85,7 @@ class Compiler:
         self.ability_defs: list = []
         self.decisions: dict = {}
         self.duplicates: list = []
+        self.given: set = set()
         self.chains: dict = {}  # (what, name) -> definitions, overridden ones first
         self.original = None  # (python name, node) that `original(...)` calls
         self.replaceable: set = set()  # events triggered with a default block
@@ -214,7 +216,8 @@ class Compiler:
         abilities = [a[:6] for a in self._abilities]
         self.check_events()
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
-                        game.rounds_kind, rounds_fn, handlers, abilities, self.decisions)
+                        game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
+                        self.given)
 
     def versions(self, pyname, chain):
         """Emit every version of an overridden definition: the last one under
@@ -879,6 +882,14 @@ class Compiler:
         self.expect(s.src, at, "zone", "where cards are drawn from")
         self.expect(s.dst, bt, "zone", "where drawn cards go")
         self.emit(ind, f"G.draw({n}, {a}, {b})", s.span)
+
+    def s_Give(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        a = self.side(s.giver, scope, "who gives")
+        b = self.side(s.taker, scope, "who receives")
+        self.given.add(s.piece)
+        self.emit(ind, f"G.give({s.piece!r}, {n}, {a}, {b})", s.span)
 
     def s_Pay(self, s, scope, ind):
         if not self.rs.money:

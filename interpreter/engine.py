@@ -62,6 +62,7 @@ class Program:
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
         self.money = list(rs.money)
+        self.given = set(compiled.given)  # pieces that change hands between sides
 
     @property
     def name(self):
@@ -421,7 +422,7 @@ class Game:
                                                 for l in locations)
                 expected = per_side.get(s.id, supply)
                 grand += total - expected
-                if total != expected and piece not in notes:
+                if total != expected and piece not in notes and piece not in self.program.given:
                     raise RuleError(f"{s.id} has {total} {piece} in play, not {expected}")
             if grand:  # notes of money change hands, but none appear or vanish
                 raise RuleError(f"{grand:+d} {piece} appeared in play")
@@ -648,6 +649,17 @@ class Game:
             getattr(dst, piece).counts[owner.index] += k
             if self.logging:
                 self.say(f"{k} {piece} of {owner.id}: {src.id} -> {dst.id}")
+        return k
+
+    def give(self, piece, n, giver, taker):
+        """Move pieces between two sides' supplies (all of them when n is none)."""
+        have = getattr(giver, piece)
+        k = have if n is None or n > have else n
+        if k > 0:
+            setattr(giver, piece, have - k)
+            setattr(taker, piece, getattr(taker, piece) + k)
+            if self.logging:
+                self.say(f"{giver.id} gives {k} {piece} to {taker.id}")
         return k
 
     def pay(self, amount, payer, payee):

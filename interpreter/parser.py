@@ -460,6 +460,10 @@ class _Build(Transformer):
     def draw_stmt(self, meta, items):
         return A.Draw(items[0], items[1], items[2], span=self._span(meta))
 
+    def give_stmt(self, meta, items):
+        n, piece, a, b = items
+        return A.Give(n, str(piece), a, b, span=self._span(meta))
+
     def pay_stmt(self, meta, items):
         return A.Pay(items[0], items[1], items[2], span=self._span(meta))
 
