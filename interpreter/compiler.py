@@ -700,7 +700,8 @@ class Compiler:
 
     def s_Let(self, s, scope, ind):
         code, t = self.expr(s.value, scope)
-        scope.names[s.name] = Var(f"l_{s.name}", t)
+        # `let x = none` declares a variable for a value to come: any type
+        scope.names[s.name] = Var(f"l_{s.name}", "any" if t == "none" else t)
         self.emit(ind, f"l_{s.name} = {code}", s.span)
 
     def s_Assign(self, s, scope, ind):

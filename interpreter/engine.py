@@ -504,6 +504,9 @@ class Game:
             else:
                 raise RuleError(f"bot {player.id} has no rule to choose {name} "
                                 "(give its options a 'prefer' rank)")
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            raise RuleError(f"the game did not end within {MAX_DECISIONS} decisions")
         label = labels[best]  # not in history: replays make the same choice again
         if self.logging:
             why = f"by the rule at {site}" if site else "the only option"

@@ -18,7 +18,7 @@ from .diagnostics import Diagnostic, DiagnosticError
 from .parser import Source, parse
 from .yamlio import load_yaml, position, schema_diagnostics
 
-RESERVED_ATTRS = {"id", "name", "index", "is_player"}  # built into every side
+RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
 COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
 
 
@@ -133,8 +133,12 @@ class _Loader:
 
     def load_overlays(self, vdir, options):
         """Apply the overlay folders that the chosen option values bring in."""
-        for opt, table in self.rs.overlay_map.items():
-            value = options.get(opt, self.rs.options.get(opt, {}).get("default"))
+        for opt, table in list(self.rs.overlay_map.items()):
+            spec = self.rs.options.get(opt, {})
+            value = options.get(opt, spec.get("default"))
+            for choice in spec.get("choices", []):  # as the game will read it
+                if str(choice).lower() == str(value).lower():
+                    value = choice
             for sub in table.get(str(value), []):
                 odir = vdir / sub
                 if not (odir / "overlay.yaml").exists():
@@ -225,12 +229,18 @@ class _Loader:
                                 "seats_node": opt.get("seats")}
         for name, change in (doc.get("set_options") or {}).items():
             rs.pending_options.append((f, doc["set_options"], name, change))
-        for name, table in (doc.get("overlays") or {}).items():
+        if doc.get("overlays") and doc["kind"] != "variant":
+            self.err(f, *position(doc, "overlays", at_key=True), "SCHEMA-VALUE",
+                     "only a variant.yaml selects overlays")
+        for name, table in (doc.get("overlays") or {}).items() if doc["kind"] == "variant" else ():
             rs.overlay_map[name] = {str(k): (v if isinstance(v, list) else [v])
                                     for k, v in table.items()}
             if name not in rs.options:
                 self.undef(f, *position(doc["overlays"], name, at_key=True), "option", name,
                            rs.options)
+            elif rs.options[name]["default"] in (None, "random"):
+                self.err(f, *position(doc["overlays"], name, at_key=True), "OPTION",
+                         f"option {name!r} selects overlays, so it needs a fixed default")
         variables = doc.get("variables") or {}
         for scope, target in (("game", rs.game_vars), ("side", rs.side_vars)):
             for name, init in (variables.get(scope) or {}).items():

@@ -13,6 +13,14 @@ Every example in the guide is pulled out of the README and checked:
   the result the guide states (``→ VALUE``) where it states one;
 - the section-4 mini example really makes the sampler's event cards behave as
   the guide says (run as scenarios);
+- the sampler's variant (``# sampler/variants/ID/...`` blocks, section 12) is
+  built on the sampler with the section-3.3 game block as its flow, and
+  checks cleanly with every overlay its options select (``rulebook validate``);
+  every one of its files is really read; rules snippets that use ``override``
+  or ``original(...)`` compile inside that variant; the sampler's scenarios
+  (``# sampler/scenarios/...`` blocks) pass, and so do scenarios of our own
+  that check what section 12 says the variant, its overlays and its bots do;
+  a bot's log line shown in the guide is one the variant really writes;
 - the ``rulebook`` commands the guide shows succeed, and ``python -m pytest
   PATH`` lines name scenarios that pass.
 
@@ -24,6 +32,7 @@ lines.
 from __future__ import annotations
 
 import difflib
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -33,7 +42,8 @@ import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import main
-from interpreter.engine import Game, StopGame, load_program
+from interpreter.engine import Game, StopGame, load_program, validate_ruleset
+from interpreter.ruleset import load_ruleset
 from interpreter.scenario import run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +100,7 @@ game {
 # table examples run inside a function that declares them.
 LOCALS = ['let p = amber', 'let q = jade', 'let s = space("ash")',
           'let c = component("lantern")', 'let d = component("d6-1")']
-TOP_LEVEL = re.compile(r"^(game|phase|def|on|ability)\b")
+TOP_LEVEL = re.compile(r"^(game|phase|def|on|ability|override)\b")
 
 # Section 4 says what the sampler's event cards do to the mini example's
 # `phase trade`: the Boom adds a coin of income, the Drought replaces the
@@ -143,6 +153,115 @@ expect:
 """,
 }
 
+# Section 12: the sampler's variants are built on the sampler whose flow is
+# the game block of section 3.3 (phases income and trade), as the guide says.
+VARIANT_BASE_MARKER = ("rounds options.length", "phase income", "phase trade")
+VARIANT_BASE_FILE = "guide_flow.rules"
+# A rules snippet that needs a variant: it overrides or calls `original`.
+NEEDS_VARIANT = re.compile(r"^override\b|\boriginal\(", re.M)
+# A bot's decision as the log shows it (an indented line in the guide).
+BOT_LOG_LINE = re.compile(r"^ {4,}(\w+ \(bot\) \S+: .*)$")
+
+# What section 12 says the solo variant does, beyond the scenario it shows:
+# greedy rivals (an overlay) raise the budget to 3 through a table and never
+# buy a card that costs 1; ruthless rivals (greedy, then a second overlay)
+# earn a coin more a round; a bot takes the first of equally ranked options;
+# a bot is never offered an ability (jade holds a card at the Fair and is not
+# asked, or the unscripted decision would fail the scenario); the finish
+# override sells the rivals' cards before the base finish decides; and the
+# mandatory `length` refuses another value.
+SECTION12_SCENARIOS = {
+    "greedy": """\
+scenario: greedy
+ruleset: ..
+variant: solo
+options: {rivals: greedy}
+arrange: |
+  move component("coin-4") to amber.hand
+rig: {draws: {deck: [coin-1, coin-2, coin-3, toll, lantern]}}
+stop: {after: trade, round: 1}
+script:
+  - amber: sell
+expect:
+  - that:
+      - tables.rival_budget == 3
+      - component("toll").holder == jade
+      - jade.coins == 3 + 2 + 2 - 3
+      - component("lantern").holder == slate
+""",
+    "ruthless": """\
+scenario: ruthless
+ruleset: ..
+variant: solo
+options: {rivals: ruthless}
+arrange: |
+  move component("coin-4") to amber.hand
+rig: {draws: {deck: [coin-1, coin-2, coin-3, toll, lantern]}}
+stop: {after: trade, round: 1}
+script:
+  - amber: sell
+expect:
+  - that:
+      - amber.coins == 3 + 2 + 1
+      - component("toll").holder == jade
+      - jade.coins == 3 + 2 + 2 + 1 - 3
+      - slate.coins == 3 + 2 + 2 + 1 - 2
+""",
+    "ties-and-windows": """\
+scenario: equal ranks, and no abilities for bots
+ruleset: ..
+variant: solo
+arrange: |
+  move component("lantern") to jade.hand
+rig: {draws: {deck: [toll, coin-3, coin-4, coin-1, coin-2]}}
+stop: {after: trade, round: 1}
+expect:
+  - that:
+      - component("coin-1").holder == jade
+      - component("coin-2").holder == slate
+      - component("lantern").holder == jade
+""",
+    "greedy-passes": """\
+scenario: greedy rivals never buy a card that costs 1
+ruleset: ..
+variant: solo
+options: {rivals: greedy}
+rig: {draws: {deck: [toll, coin-3, coin-4, coin-1, coin-2]}}
+stop: {after: trade, round: 1}
+expect:
+  - that:
+      - jade.bought == 0
+      - component("coin-1") in deck
+      - component("lantern").holder == slate
+""",
+    "finish": """\
+scenario: the rivals sell their cards before the base finish decides
+ruleset: ..
+variant: solo
+start: {round: 5, phase: trade}
+arrange: |
+  move deck to discard
+  move component("lantern") to jade.hand
+  amber.coins = 10
+  jade.coins = 10
+  slate.coins = 9
+expect:
+  - that:
+      - jade.coins == 11
+      - winners == [jade]
+""",
+}
+SECTION12_REFUSED = {  # scenario -> the diagnostic code it must fail with
+    "mandatory-length": ("""\
+scenario: a solo game lasts five rounds
+ruleset: ..
+variant: solo
+options: {length: 3}
+expect:
+  - that: ["round == 0"]
+""", "OPTION"),
+}
+
 SNIPPET_FILE = "guide_snippet.rules"
 EXAMPLES_FILE = "guide_examples.rules"
 EVAL_SEED = 3
@@ -183,6 +302,7 @@ class Guide:
     examples: list = field(default_factory=list)
     commands: list = field(default_factory=list)  # (line, command)
     expected_output: dict = field(default_factory=dict)  # command -> text it must print
+    bot_log: list = field(default_factory=list)  # (line, a bot's log line the guide shows)
 
     def files(self, folder):
         return [b for b in self.blocks if b.target and b.target[0] == folder]
@@ -194,6 +314,16 @@ class Guide:
     @property
     def snippets(self):
         return [b for b in self.blocks if b.lang == "rules" and not b.target]
+
+    @property
+    def variants(self):
+        """Ids of the sampler's variants (``# sampler/variants/ID/variant.yaml``)."""
+        return sorted(m.group(1) for name in self.sampler
+                      if (m := re.fullmatch(r"variants/([^/]+)/variant\.yaml", name)))
+
+    @property
+    def scenarios(self):
+        return [b for name, b in self.sampler.items() if name.startswith("scenarios/")]
 
 
 def _cells(row: str) -> list[str]:
@@ -250,6 +380,9 @@ def read_guide(path: Path = README) -> Guide:
         m = re.match(r"^ {4}((?:rulebook|python -m pytest) .*)$", line)
         if m:
             guide.commands.append((idx + 1, m.group(1).split("  #")[0].strip()))
+        m = BOT_LOG_LINE.match(line)
+        if m:
+            guide.bot_log.append((idx + 1, m.group(1).strip()))
     text = " ".join(lines)
     for m in re.finditer(r'try `(rulebook [^`]+)`\s+and\s+look\s+for\s+"([^"]+)"', text):
         guide.expected_output[m.group(1)] = m.group(2)
@@ -286,30 +419,43 @@ def _snippet_file(block: Block) -> str:
     return "\n" * (block.line - 1 - len(head)) + "\n".join(head) + "\n" + block.text + "}\n"
 
 
-def _write_ruleset(folder: Path, guide: Guide, rules: dict[str, str], game=True) -> dict:
-    """The sampler's YAML from the guide, the base rules and `rules` ({file: text}).
+def _write_ruleset(folder: Path, guide: Guide, rules: dict[str, str], game=True,
+                   base=True) -> dict:
+    """The sampler's files from the guide (its YAML, and its variants and
+    scenarios, which a plain load does not read), the base rules (unless
+    `base` is false) and `rules` ({path in the folder: text}).
 
-    Returns {file name: README line of its line 1} for mapping diagnostics."""
+    Returns {path in the folder: README line of its line 1} for mapping
+    diagnostics."""
     folder.mkdir(parents=True, exist_ok=True)
     origins = {}
     for name, block in guide.sampler.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(block.body, encoding="utf-8")
-        origins[Path(name).name] = block.line + 1
-    files = {"base.rules": BASE_RULES, **({"base_game.rules": BASE_GAME_RULES} if game else {}),
-             **rules}
+        origins[name] = block.line + 1
+    files = {**({"base.rules": BASE_RULES} if base else {}),
+             **({"base_game.rules": BASE_GAME_RULES} if game else {}), **rules}
     for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text, encoding="utf-8")
     return origins
 
 
+def _origin(path: str, origins):
+    """The key of `origins` naming this file: the longest that ends its path
+    (so variants/solo/tables.yaml is not taken for the base's tables.yaml)."""
+    path = Path(path).as_posix()
+    keys = [k for k in origins if path == k or path.endswith("/" + k)]
+    return max(keys, key=len) if keys else None
+
+
 def _where(d, origins) -> str:
-    name = Path(d.path).name
-    if name == EXAMPLES_FILE and name in origins:  # columns there are not README columns
-        return f"README.md:{origins[name] + d.line - 1}"
-    if name in origins:
-        return f"README.md:{origins[name] + d.line - 1}:{d.col}"
-    return f"{name}:{d.line}:{d.col} (written by this test)"
+    key = _origin(d.path, origins)
+    if key == EXAMPLES_FILE:  # columns there are not README columns
+        return f"README.md:{origins[key] + d.line - 1}"
+    if key is not None:
+        return f"README.md:{origins[key] + d.line - 1}:{d.col}"
+    return f"{Path(d.path).name}:{d.line}:{d.col} (written by this test)"
 
 
 def _bad(diags):
@@ -342,6 +488,14 @@ def test_every_code_block_is_checked():
         for b in GUIDE.files(folder):
             if names.count(b.target[1]) > 1:
                 problems.append(f"README.md:{b.line}: {folder}/{b.target[1]} is shown twice")
+    for b in GUIDE.files("sampler"):  # a file where the loader never looks is never checked
+        name = b.target[1]
+        if not (re.fullmatch(r"[^/]+\.(yaml|rules)", name)
+                or re.fullmatch(r"variants/[^/]+/([^/]+/)*[^/]+\.(yaml|rules)", name)
+                or re.fullmatch(r"scenarios/[^/]+\.scenario\.yaml", name)):
+            problems.append(f"README.md:{b.line}: sampler/{name} is neither a ruleset file, "
+                            "a file of a variant or overlay folder under variants/, nor a "
+                            "scenarios/*.scenario.yaml file")
     if "game.yaml" not in GUIDE.sampler:
         problems.append("README.md: no '# sampler/game.yaml' block")
     if not GUIDE.snippets or not GUIDE.examples:
@@ -393,6 +547,18 @@ def test_every_tutorial_file_is_shown():
 # ------------------------------------------------------------------- snippets
 @pytest.mark.parametrize("block", GUIDE.snippets, ids=_ids(GUIDE.snippets, lambda b: b.line))
 def test_rule_snippet_compiles(block, tmp_path):
+    if NEEDS_VARIANT.search(block.text):  # override / original(): only in a variant
+        if not GUIDE.variants:
+            _fail(f"README.md:{block.line}: this snippet needs a variant, but the guide "
+                  "shows no '# sampler/variants/ID/variant.yaml' block")
+        rel = f"variants/{GUIDE.variants[0]}/{SNIPPET_FILE}"
+        origins = _write_variant_sampler(tmp_path, GUIDE, {rel: _snippet_file(block)})
+        origins[rel] = 1
+        bad = _bad(validate_ruleset(tmp_path))
+        if bad:
+            _fail(f"README.md:{block.line}: the rules snippet does not compile in the "
+                  f"sampler's variant {GUIDE.variants[0]}:\n" + _report(bad, origins))
+        return
     own_game = bool(re.search(r"^game\s*\{", block.text, re.M))
     origins = _write_ruleset(tmp_path, GUIDE, {SNIPPET_FILE: _snippet_file(block)},
                              game=not own_game)
@@ -485,13 +651,123 @@ def test_section4_cards_do_what_the_guide_says(name, tmp_path):
                                                "base_game.rules": game})
     origins[SNIPPET_FILE] = 1
     scen = tmp_path / "scenarios" / f"{name}.scenario.yaml"
-    scen.parent.mkdir()
+    scen.parent.mkdir(exist_ok=True)
     scen.write_text(SECTION4_SCENARIOS[name], encoding="utf-8")
     result = run_scenario_file(scen)
     if not result.ok:
         _fail(f"README.md:{block.line}: with the sampler's cards, the section 4 example "
               f"does not behave as the guide says ({name}):\n"
               + _report(result.diagnostics, origins))
+
+
+# ------------------------------------------------ section 12: the sampler's variant
+def _variant_base_block():
+    for b in GUIDE.snippets:
+        if all(m in b.text for m in VARIANT_BASE_MARKER) and re.search(r"^game\s*\{", b.text,
+                                                                      re.M):
+            return b
+    return None
+
+
+def _write_variant_sampler(folder: Path, guide: Guide, rules=None) -> dict:
+    """The sampler with its variants and scenarios, its flow being the game
+    block of section 3.3 (not this test's base rules), plus `rules`."""
+    block = _variant_base_block()
+    if block is None:
+        _fail("README.md: the section 3.3 game block (`rounds options.length` with phases "
+              "income and trade), the base of the sampler's variants, is gone")
+    origins = _write_ruleset(folder, guide, {VARIANT_BASE_FILE: _snippet_file(block),
+                                             **(rules or {})}, game=False, base=False)
+    origins[VARIANT_BASE_FILE] = 1
+    return origins
+
+
+def _need_variant():
+    if not GUIDE.variants:
+        _fail("README.md: no '# sampler/variants/ID/variant.yaml' block: section 12's "
+              "sampler variant is gone")
+
+
+def test_sampler_variants_validate(tmp_path):
+    """`rulebook validate` on the sampler: the base, each variant, each overlay."""
+    _need_variant()
+    origins = _write_variant_sampler(tmp_path, GUIDE)
+    bad = _bad(validate_ruleset(tmp_path))
+    if bad:
+        _fail("the sampler's variants (on the section 3.3 game) do not check cleanly:\n"
+              + _report(bad, origins))
+    # a variant's file that no layer reads would go unchecked
+    read = set()
+    for vid in GUIDE.variants:
+        rs, _ = load_ruleset(tmp_path, vid)
+        read.add(f"variants/{vid}")
+        read.update(posixpath.normpath(f"variants/{vid}/{sub}")
+                    for table in rs.overlay_map.values() for subs in table.values()
+                    for sub in subs)
+    unread = [f"README.md:{b.line}: sampler/{name} is in no variant folder and in no overlay "
+              "folder that an option value selects: nothing reads it"
+              for name, b in GUIDE.sampler.items()
+              if name.startswith("variants/") and posixpath.dirname(name) not in read]
+    if unread:
+        _fail("\n".join(unread))
+
+
+def _run_scenario(folder: Path, name: str, text: str | None = None):
+    """Run scenarios/NAME in the sampler variant folder, writing it first if given."""
+    scen = folder / "scenarios" / name
+    if text is not None:
+        scen.parent.mkdir(parents=True, exist_ok=True)
+        scen.write_text(text, encoding="utf-8")
+    return run_scenario_file(scen)
+
+
+@pytest.mark.parametrize("block", GUIDE.scenarios, ids=_ids(GUIDE.scenarios, lambda b: b.line))
+def test_sampler_scenario_passes(block, tmp_path):
+    origins = _write_variant_sampler(tmp_path, GUIDE)
+    result = _run_scenario(tmp_path, Path(block.target[1]).name)
+    if not result.ok:
+        _fail(f"README.md:{block.line}: the sampler's scenario fails:\n"
+              + _report(result.diagnostics, origins))
+
+
+def _variant_line():
+    return GUIDE.sampler[f"variants/{GUIDE.variants[0]}/variant.yaml"].line
+
+
+@pytest.mark.parametrize("name", sorted(SECTION12_SCENARIOS))
+def test_section12_variant_does_what_the_guide_says(name, tmp_path):
+    _need_variant()
+    origins = _write_variant_sampler(tmp_path, GUIDE)
+    result = _run_scenario(tmp_path, f"guide-{name}.scenario.yaml", SECTION12_SCENARIOS[name])
+    if not result.ok:
+        _fail(f"README.md:{_variant_line()}: the sampler's solo variant does not behave as "
+              f"section 12 says ({name}):\n" + _report(result.diagnostics, origins))
+
+
+@pytest.mark.parametrize("name", sorted(SECTION12_REFUSED))
+def test_section12_variant_refuses_what_the_guide_says(name, tmp_path):
+    _need_variant()
+    _write_variant_sampler(tmp_path, GUIDE)
+    text, code = SECTION12_REFUSED[name]
+    result = _run_scenario(tmp_path, f"guide-{name}.scenario.yaml", text)
+    if result.ok or not any(d.code == code for d in result.diagnostics):
+        _fail(f"README.md:{_variant_line()}: the sampler's solo variant should refuse this "
+              f"with {code} ({name}), but: "
+              + ("it passes" if result.ok else "; ".join(d.short() for d in result.diagnostics)))
+
+
+@pytest.mark.parametrize("line,text", GUIDE.bot_log, ids=_ids(GUIDE.bot_log, lambda x: x[0]))
+def test_bot_log_line_shown_is_real(line, text, tmp_path):
+    """A bot's log line the guide shows is written by one of the sampler's scenarios."""
+    _write_variant_sampler(tmp_path, GUIDE)
+    seen = []
+    for block in GUIDE.scenarios:
+        result = _run_scenario(tmp_path, Path(block.target[1]).name)
+        if result.game is not None:
+            seen += [e["text"] for e in result.game.log if "(bot)" in e["text"]]
+    if text not in seen:
+        _fail(f"README.md:{line}: no scenario of the sampler logs {text!r}; its bots log:\n"
+              + "\n".join(f"  {s}" for s in seen))
 
 
 # --------------------------------------------------------- the guide's commands
