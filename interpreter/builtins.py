@@ -157,6 +157,16 @@ def B_unique(xs):
     return out
 
 
+def B_distinct(xs, key):
+    seen, out = set(), []
+    for x in it(xs):
+        k = key(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
 def B_index_of(xs, x):
     xs = lst(xs)
     for i, y in enumerate(xs):

@@ -97,6 +97,7 @@ BUILTINS: dict[str, Builtin] = {
     "any": Builtin(1, 2, _const("bool"), "any(xs) or any(xs, x => test)"),
     "every": Builtin(1, 2, _const("bool"), "every(xs) or every(xs, x => test)"),
     "unique": Builtin(1, 1, _same_list, "items without repeats, first occurrence kept"),
+    "distinct": Builtin(2, 2, _same_list, "the first item for each key: distinct(dice, d => d.value)"),
     "index_of": Builtin(2, 2, _const("int"), "position of an item (0-based), -1 if absent"),
     "rotate": Builtin(2, 2, _same_list, "the list starting at the given item, wrapping round"),
     "next_of": Builtin(2, 2, _first, "the item after the given one, wrapping round"),
