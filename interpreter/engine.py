@@ -491,14 +491,14 @@ class Game:
     def _bot_choice(self, player, name, opts, labels, prefs, site):
         """A bot takes the option its rules rank lowest (`prefer`); ties go to
         the first; options ranked none are never taken, except `pass`."""
-        best = None
+        best, why = None, f"by the rule at {site}" if site else "the only option"
         if prefs is not None:
             for i, rank in enumerate(prefs):
                 if rank is not None and (best is None or rank < prefs[best]):
                     best = i
         if best is None:
             if "pass" in labels:
-                best = labels.index("pass")
+                best, why = labels.index("pass"), "no rule ranks an option"
             elif len(opts) == 1:
                 best = 0
             else:
@@ -509,7 +509,6 @@ class Game:
             raise RuleError(f"the game did not end within {MAX_DECISIONS} decisions")
         label = labels[best]  # not in history: replays make the same choice again
         if self.logging:
-            why = f"by the rule at {site}" if site else "the only option"
             self.say(f"{player.id} (bot) {name}: {label} ({why})", decision=name,
                      player=player.id, choice=label, bot=True)
         return opts[best]

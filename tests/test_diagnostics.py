@@ -30,7 +30,7 @@ FIELDS = {"path", "line", "col", "code", "message", "severity", "hint"}
 def rs(tmp_path) -> Path:
     """A fresh copy of the real ruleset (its scenarios are not needed)."""
     dst = tmp_path / "rs"
-    shutil.copytree(SRC, dst, ignore=shutil.ignore_patterns("scenarios", "__pycache__"))
+    shutil.copytree(SRC, dst, ignore=shutil.ignore_patterns("scenarios", "variants", "__pycache__"))
     return dst
 
 
@@ -784,7 +784,7 @@ def test_exit_code_2_for_usage_errors(args):
 @pytest.fixture(scope="module")
 def fuzz_copy(tmp_path_factory) -> Path:
     dst = tmp_path_factory.mktemp("fuzz") / "rs"
-    shutil.copytree(SRC, dst, ignore=shutil.ignore_patterns("scenarios", "__pycache__"))
+    shutil.copytree(SRC, dst, ignore=shutil.ignore_patterns("scenarios", "variants", "__pycache__"))
     return dst
 
 
