@@ -689,8 +689,14 @@ class Game:
             # break the smallest note bigger than what is still needed
             big = [(p, v) for p, v in reversed(money)
                    if v > need and getattr(payer, p) - give[p] > 0]
-            if not big or not self._exchange(payer, big[0], bank if payer is not bank else payee):
-                raise RuleError(f"no change can be made for {payer.id}'s payment of {amount}")
+            # change comes from the bank first, then the payee, then anyone
+            changers = [bank, payee] + [s for s in self.sides if s not in (bank, payee)]
+            if big and any(self._exchange(payer, big[0], c) for c in changers if c is not payer):
+                continue
+            # last resort: hand over the bigger note and take change from the payee
+            if big and self._overpay(payer, payee, give, big[0], need):
+                return amount
+            raise RuleError(f"no change can be made for {payer.id}'s payment of {amount}")
         for piece, k in give.items():
             if k:
                 setattr(payer, piece, getattr(payer, piece) - k)
@@ -698,6 +704,28 @@ class Game:
         if self.logging:
             self.say(f"{payer.id} pays {amount} to {payee.id}")
         return amount
+
+    def _overpay(self, payer, payee, give, note, need):
+        piece, value = note
+        back, rest = {}, value - need
+        for p, v in self.program.money:
+            k = min(getattr(payee, p) + (give[p] if p in give else 0) +
+                    (1 if p == piece else 0), rest // v)
+            back[p] = k
+            rest -= k * v
+        if rest:
+            return False
+        give = dict(give)
+        give[piece] = give.get(piece, 0) + 1
+        for p, k in give.items():
+            setattr(payer, p, getattr(payer, p) - k)
+            setattr(payee, p, getattr(payee, p) + k)
+        for p, k in back.items():
+            setattr(payee, p, getattr(payee, p) - k)
+            setattr(payer, p, getattr(payer, p) + k)
+        if self.logging:
+            self.say(f"{payer.id} pays {payee.id} with a bigger note and takes change back")
+        return True
 
     def _exchange(self, side, note, changer):
         """`side` swaps one `note` for smaller notes of equal value held by

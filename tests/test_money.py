@@ -81,3 +81,15 @@ def test_money_needs_a_declared_bank(tmp_path):
     _, diags = load_program(tmp_path)
     assert [d.code for d in diags if d.severity == "error"] == ["REF-UNDEF"]
     assert "vault" in diags[0].message
+
+
+def test_change_comes_from_another_side_when_the_bank_has_none(tmp_path):
+    prog = program(tmp_path)
+    game = Game(prog, seed=1)
+    bank = game.n_bank
+    bank.n500, bank.n100 = 0, 0  # nobody can break ann's 1000 note...
+    game.n_bob.n500 = 1          # ...so she hands it over and bob gives 500 back
+    game.v_amount = 500
+    prog.setup(game)
+    assert (game.n_ann.n1000, game.n_ann.n500) == (0, 1)
+    assert game.n_bob.n1000 == 1 and game.n_bob.n500 == 0 and game.n_bob.n100 == 2
