@@ -160,7 +160,7 @@ class Compiler:
                 elif isinstance(it, A.Phase):
                     self._define(self.phases, it, "phase")
                 elif isinstance(it, A.Func):
-                    if it.name in BUILTINS or it.name == "original":
+                    if it.name in BUILTINS or it.name in ("original", "collect"):
                         self.err(it, "DUP-ID", f"{it.name!r} is a built-in function")
                     self._define(self.funcs, it, "function")
                 elif isinstance(it, A.GamePart):
@@ -567,6 +567,8 @@ class Compiler:
                 self.err(n, "ARITY", f"{name}() takes {want} argument(s), got {len(args)}")
                 return "None", "any"
             self.check_builtin(n, name, types)
+            if name == "cash" and not self.rs.money:
+                self.err(n, "REF-UNDEF", "cash() needs money: declare `money:` in game.yaml")
             result = b.result(types)
             if name == "component" and isinstance(n.args[0], A.Str) and \
                     len(n.args[0].parts) == 1 and isinstance(n.args[0].parts[0], str):

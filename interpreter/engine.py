@@ -128,7 +128,7 @@ def active_seats(rs: Ruleset, options: dict) -> list:
     max-players seats."""
     for name, opt in rs.options.items():
         if opt.get("seats"):
-            value = options.get(name, opt["default"])
+            value = _coerce(options.get(name, opt["default"]), opt["choices"])
             chosen = opt["seats"].get(str(value))
             if chosen is not None:
                 return [(sid, n) for sid, n in rs.seats if sid in chosen]
@@ -724,7 +724,9 @@ class Game:
             setattr(payee, p, getattr(payee, p) - k)
             setattr(payer, p, getattr(payer, p) + k)
         if self.logging:
-            self.say(f"{payer.id} pays {payee.id} with a bigger note and takes change back")
+            paid = sum(v * k for (p, v) in self.program.money for k in [give.get(p, 0)]) - \
+                sum(v * back.get(p, 0) for p, v in self.program.money)
+            self.say(f"{payer.id} pays {paid} to {payee.id} (a bigger note, change back)")
         return True
 
     def _exchange(self, side, note, changer):

@@ -586,6 +586,19 @@ class _Loader:
                     self.undef(f, *position(node, k, at_key=True), "side", k, all_sides)
         seat_ids = {sid for sid, _ in rs.seats}
         for name, opt in rs.options.items():
+            if opt.get("seats"):
+                f, line, col = opt["at"]
+                keys = set(opt["seats"])
+                if opt["default"] in (None, "random"):
+                    self.err(f, line, col, "OPTION", f"option {name!r} chooses the seats, so it "
+                             "needs a fixed default")
+                for c in opt["choices"]:
+                    if str(c) not in keys:
+                        self.err(f, line, col, "OPTION", f"option {name!r}: no seats listed for "
+                                 f"choice {c!r}")
+                for k in keys - {str(c) for c in opt["choices"]}:
+                    self.err(f, line, col, "OPTION", f"option {name!r}: seats listed for {k!r}, "
+                             "which is not a choice")
             for value, ids in opt.get("seats", {}).items():
                 node = opt["seats_node"][_key(opt["seats_node"], value)]
                 for i, sid in enumerate(ids):

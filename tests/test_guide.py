@@ -13,6 +13,10 @@ Every example in the guide is pulled out of the README and checked:
   the result the guide states (``→ VALUE``) where it states one;
 - the section-4 mini example really makes the sampler's event cards behave as
   the guide says (run as scenarios);
+- the sampler's money, per-side supplies and seat-picking option do what
+  sections 2.1 and 3.6 say (`pay` making change, `give`, two traders; run as
+  scenarios), and a payment larger than the payer's cash fails with the
+  error the guide quotes;
 - the sampler's variant (``# sampler/variants/ID/...`` blocks, section 12) is
   built on the sampler with the section-3.3 game block as its flow, and
   checks cleanly with every overlay its options select (``rulebook validate``);
@@ -261,6 +265,144 @@ expect:
   - that: ["round == 0"]
 """, "OPTION"),
 }
+
+# Sections 2.1 and 3.6: what the guide says the sampler's money, supplies and
+# seats do. Each scenario runs in the sampler with the base rules above (the
+# Boom in play, so nobody is asked anything) and is tied to the README line
+# that holds its marker: amber pays jade 3 with a crown and two pennies and
+# keeps four pennies (her crown changed at the bank); a payment of 0 or less
+# pays nothing; when the bank pays, the payee makes the change; when neither
+# the bank nor the payee can, another side does; when nobody can, the payer
+# hands over the crown and gets change back; `give` gives what there is, or
+# all; the bank owns no cubes and every other side 20, a crown and two
+# pennies; with two traders slate is none and bandits' index is 2. Amounts
+# are written as the guide tells them (10 + 1: one crown more).
+MONEY_AND_SEATS = {
+    "pay-changes-a-note": ("**pay AMOUNT from SIDE to SIDE**", """\
+scenario: amber pays jade 3 with a crown and two pennies
+ruleset: ..
+options: {event: boom}
+arrange: |
+  pay 3 from amber to jade
+  pay 0 from jade to amber
+  pay -2 from jade to amber
+stop: {after: base_round, round: 1}
+expect:
+  - that:
+      - amber.crowns == 0
+      - amber.pennies == 4
+      - jade.crowns == 1
+      - jade.pennies == 5
+      - bank.crowns == 10 + 1
+      - bank.pennies == 20 - 5
+      - cash(amber) + cash(jade) + cash(bank) == 7 + 7 + 70
+"""),
+    "the-bank-pays": ("**pay AMOUNT from SIDE to SIDE**", """\
+scenario: the bank, without pennies, pays amber 3, and amber makes the change
+ruleset: ..
+options: {event: boom}
+arrange: |
+  give all pennies from bank to amber
+  pay 3 from bank to amber
+stop: {after: base_round, round: 1}
+expect:
+  - that:
+      - amber.crowns == 1 + 1
+      - amber.pennies == 2 + 20 - 5 + 3
+      - bank.crowns == 10 - 1
+      - bank.pennies == 5 - 3
+      - bandits.pennies == 2
+"""),
+    "another-side-changes": ("**pay AMOUNT from SIDE to SIDE**", """\
+scenario: neither the bank nor jade can change amber's crown, the bandits can
+ruleset: ..
+options: {event: boom}
+arrange: |
+  give all pennies from bank to bandits
+  pay 3 from amber to jade
+stop: {after: base_round, round: 1}
+expect:
+  - that:
+      - amber.crowns == 0
+      - amber.pennies == 4
+      - jade.pennies == 5
+      - bandits.crowns == 1 + 1
+      - bandits.pennies == 2 + 20 - 5
+      - bank.crowns == 10
+"""),
+    "change-back": ("**pay AMOUNT from SIDE to SIDE**", """\
+scenario: nobody can change amber's crown, so she pays 3 with it and gets 2 back
+ruleset: ..
+options: {event: boom}
+arrange: |
+  place all pennies of bank at space("ash")
+  place all pennies of bandits at space("ash")
+  place all pennies of amber at space("ash")
+  pay 3 from amber to jade
+stop: {after: base_round, round: 1}
+expect:
+  - that:
+      - amber.crowns == 0
+      - amber.pennies == 2
+      - jade.crowns == 2
+      - jade.pennies == 0
+      - bank.crowns == 10
+"""),
+    "give": ("**give N PIECE from SIDE to SIDE**", """\
+scenario: give gives what there is, or all
+ruleset: ..
+options: {event: boom}
+arrange: |
+  give 5 crowns from jade to amber
+  give all pennies from slate to amber
+  give 3 cubes from bandits to amber
+stop: {after: base_round, round: 1}
+expect:
+  - that:
+      - amber.crowns == 2
+      - jade.crowns == 0
+      - amber.pennies == 4
+      - slate.pennies == 0
+      - amber.cubes == 23
+      - bandits.cubes == 17
+"""),
+    "supplies": ("**Pieces.**", """\
+scenario: the bank owns no cubes, the other sides 20, a crown and two pennies
+ruleset: ..
+options: {event: boom}
+stop: {after: base_round, round: 1}
+expect:
+  - that:
+      - bank.cubes == 0
+      - every(players, p => p.cubes == 20)
+      - bandits.cubes == 20
+      - every(sides, s => s == bank or (s.crowns == 1 and s.pennies == 2))
+      - bank.crowns == 10
+      - bank.pennies == 20
+"""),
+    "two-traders": ("**Seats chosen by an option.**", """\
+scenario: two traders
+ruleset: ..
+options: {event: boom, traders: 2}
+stop: {after: base_round, round: 1}
+expect:
+  - that:
+      - players == [amber, jade]
+      - sides == [amber, jade, bandits, bank]
+      - slate == none
+      - bandits.index == 2
+"""),
+}
+# A payment larger than the payer's cash: the RUNTIME error the guide quotes.
+MONEY_REFUSED = ("**pay AMOUNT from SIDE to SIDE**", """\
+scenario: amber pays 8 with 7
+ruleset: ..
+options: {event: boom}
+arrange: |
+  pay 8 from amber to jade
+expect:
+  - that: ["true"]
+""", "RUNTIME")
 
 SNIPPET_FILE = "guide_snippet.rules"
 EXAMPLES_FILE = "guide_examples.rules"
@@ -658,6 +800,41 @@ def test_section4_cards_do_what_the_guide_says(name, tmp_path):
         _fail(f"README.md:{block.line}: with the sampler's cards, the section 4 example "
               f"does not behave as the guide says ({name}):\n"
               + _report(result.diagnostics, origins))
+
+
+# -------------------------------------- sections 2.1 and 3.6: money and seats
+def _readme_line(marker: str) -> int:
+    for n, line in enumerate(README.read_text(encoding="utf-8").splitlines(), 1):
+        if marker in line:
+            return n
+    _fail(f"README.md: no line holds {marker!r}, whose claims this test checks")
+
+
+@pytest.mark.parametrize("name", sorted(MONEY_AND_SEATS))
+def test_money_and_seats_do_what_the_guide_says(name, tmp_path):
+    marker, text = MONEY_AND_SEATS[name]
+    line = _readme_line(marker)
+    origins = _write_ruleset(tmp_path, GUIDE, {})
+    result = _run_scenario(tmp_path, f"guide-{name}.scenario.yaml", text)
+    if not result.ok:
+        _fail(f"README.md:{line}: the sampler does not do what the guide says ({name}):\n"
+              + _report(result.diagnostics, origins))
+
+
+def test_paying_too_much_fails_as_the_guide_says(tmp_path):
+    marker, text, code = MONEY_REFUSED
+    line = _readme_line(marker)
+    _write_ruleset(tmp_path, GUIDE, {})
+    result = _run_scenario(tmp_path, "guide-pay-too-much.scenario.yaml", text)
+    found = [d for d in result.diagnostics if d.code == code]
+    if result.ok or not found:
+        _fail(f"README.md:{line}: paying more than the payer holds should fail with {code}, "
+              "but: " + ("it passes" if result.ok
+                         else "; ".join(d.short() for d in result.diagnostics)))
+    guide = " ".join(README.read_text(encoding="utf-8").split())
+    if found[0].message not in guide:
+        _fail(f"README.md:{line}: the guide does not quote the error as the engine writes "
+              f"it: {found[0].message!r}")
 
 
 # ------------------------------------------------ section 12: the sampler's variant
