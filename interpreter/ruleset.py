@@ -220,13 +220,7 @@ class _Loader:
                 self.err(f, *position(doc["options"], name, at_key=True), "DUP-ID",
                          f"option {name!r} already exists; change it under set_options")
                 continue
-            rs.options[name] = {"choices": list(opt.get("choices", [])), "from": opt.get("from"),
-                                "default": opt.get("default"),
-                                "at": (str(f), *position(doc["options"], name, at_key=True)),
-                                "from_at": position(opt, "from"),
-                                "default_at": position(opt, "default"),
-                                "seats": {str(k): list(v) for k, v in (opt.get("seats") or {}).items()},
-                                "seats_node": opt.get("seats")}
+            rs.options[name] = _option(f, doc["options"], name, opt)
         for name, change in (doc.get("set_options") or {}).items():
             rs.pending_options.append((f, doc["set_options"], name, change))
         if doc.get("overlays") and doc["kind"] != "variant":
@@ -299,13 +293,7 @@ class _Loader:
             self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
                      f"players must be between 1 and the {len(rs.seats)} seats, min <= max")
         for name, opt in (doc.get("options") or {}).items():
-            rs.options[name] = {"choices": list(opt.get("choices", [])), "from": opt.get("from"),
-                                "default": opt.get("default"),
-                                "at": (str(f), *position(doc["options"], name, at_key=True)),
-                                "from_at": position(opt, "from"),
-                                "default_at": position(opt, "default"),
-                                "seats": {str(k): list(v) for k, v in (opt.get("seats") or {}).items()},
-                                "seats_node": opt.get("seats")}
+            rs.options[name] = _option(f, doc["options"], name, opt)
             if not opt.get("choices") and not opt.get("from"):
                 self.err(f, *position(doc["options"], name, at_key=True), "SCHEMA-MISSING",
                          f"option {name!r} needs 'choices' or 'from'")
@@ -609,6 +597,17 @@ class _Loader:
         near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
         self.err(f, line, col, "REF-UNDEF", f"undefined {what} {name!r}",
                  hint=f"did you mean {near[0]!r}?" if near else "")
+
+
+def _option(f, node, name, opt) -> dict:
+    """An option as the loader keeps it, with the places for messages."""
+    return {"choices": list(opt.get("choices", [])), "from": opt.get("from"),
+            "default": opt.get("default"),
+            "at": (str(f), *position(node, name, at_key=True)),
+            "from_at": position(opt, "from"),
+            "default_at": position(opt, "default"),
+            "seats": {str(k): list(v) for k, v in (opt.get("seats") or {}).items()},
+            "seats_node": opt.get("seats")}
 
 
 def _key(node, text):
