@@ -272,17 +272,22 @@ class Compiler:
         if len(self.lines) == n:
             self.emit(1, "pass", node.span)
 
+    def card_scope(self, owner, params):
+        """Scope of a handler or ability: its parameters, and `this` on a card."""
+        scope = Scope({}, self.globals)
+        if owner is not None:
+            scope.names["this"] = Var("this", f"comp:{self.kind_of_comp[owner]}", False)
+        for p in params:
+            scope.names[p] = Var(f"l_{p}", "any")
+        return scope
+
     def compile_handlers(self):
         out = []
         for order, entry in enumerate(self.handler_defs):
             owner, h = entry if isinstance(entry, tuple) else (None, entry)
-            scope = Scope({}, self.globals)
-            if owner is not None:
-                scope.names["this"] = Var("this", f"comp:{self.kind_of_comp[owner]}", False)
+            scope = self.card_scope(owner, h.params)
             fn = f"h_{order}_{h.event}"
             args = ["G", "this"] + [f"l_{p}" for p in h.params]
-            for p in h.params:
-                scope.names[p] = Var(f"l_{p}", "any")
             self.emit(0, f"def {fn}({', '.join(args)}):", h.span)
             if h.cond is not None:
                 code, t = self.expr(h.cond, scope)
@@ -293,21 +298,17 @@ class Compiler:
             self.block(h.body, scope.child(), 1)
             if len(self.lines) == n:
                 self.emit(1, "pass", h.span)
-            out.append((h.event, h.priority, order, owner, h.instead, fn, h))
-        return [(e, p, o, ow, i, fn) for e, p, o, ow, i, fn, _ in out]
+            out.append((h.event, h.priority, order, owner, h.instead, fn))
+        return out
 
     def compile_abilities(self):
         out = []
         for order, entry in enumerate(self.ability_defs):
             owner, ab = entry if isinstance(entry, tuple) else (None, entry)
-            scope = Scope({}, self.globals)
-            if owner is not None:
-                scope.names["this"] = Var("this", f"comp:{self.kind_of_comp[owner]}", False)
             if not ab.params:
                 self.err(ab, "ARITY", "an ability's first parameter is the player using it")
                 continue
-            for p in ab.params:
-                scope.names[p] = Var(f"l_{p}", "any")
+            scope = self.card_scope(owner, ab.params)
             scope.names[ab.params[0]] = Var(f"l_{ab.params[0]}", "side")
             args = ", ".join(["G", "this"] + [f"l_{p}" for p in ab.params])
             cond = f"a_{order}_cond"

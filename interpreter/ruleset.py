@@ -16,7 +16,7 @@ from ruamel.yaml.scalarstring import LiteralScalarString, FoldedScalarString
 from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticError
 from .parser import Source, parse
-from .yamlio import load_yaml, position, schema_diagnostics
+from .yamlio import load_yaml, plain, position, schema_diagnostics
 
 RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
 COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
@@ -515,9 +515,9 @@ class _Loader:
         """Tables of an overlay replace the base's tables of the same name."""
         for name, v in doc["tables"].items():
             if replace and name in self.rs.tables:
-                self.rs.tables[name] = _plain(v)
+                self.rs.tables[name] = plain(v)
             elif self.define(("table", name), f, doc["tables"], name):
-                self.rs.tables[name] = _plain(v)
+                self.rs.tables[name] = plain(v)
 
     # -- cross references ----------------------------------------------------
     def resolve_references(self):
@@ -613,14 +613,6 @@ def _option(f, node, name, opt) -> dict:
 def _key(node, text):
     """The mapping key whose text is `text` (YAML keys may be numbers)."""
     return next((k for k in node if str(k) == text), text)
-
-
-def _plain(v):
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_plain(x) for x in v]
-    return v
 
 
 def load_ruleset(folder, variant=None, options=None) -> tuple[Ruleset, list[Diagnostic]]:
