@@ -1,11 +1,137 @@
-"""Python side of the language's built-in functions (see types.BUILTINS)."""
+"""Python side of the language's built-in functions (see types.BUILTINS), and
+the few helpers generated code calls.
+
+Every function takes the game G first: work that grows with the size of a
+list is paid for from the game's step budget (`spend`), so no rule can make
+the engine work without end. A function argument (`x => ...`) is checked
+to be a lambda written in the rules before anything calls it.
+"""
 from __future__ import annotations
 
-from .state import Comp, Space, Zone, display
+from types import FunctionType
+
+from .limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
+from .state import Comp, FrozenList, RuleError, Space, Zone, display
+
+RULES_FILE = "<rules>"  # the file name of generated code, in tracebacks
+
+__all__ = ["RuleError", "RULES_FILE", "namespace"]
 
 
-class RuleError(Exception):
-    """A rule did something impossible at run time; the message is for designers."""
+def spend(G, n):
+    """Pay n steps from the game's budget."""
+    G.fuel -= n
+    if G.fuel < 0:
+        G.out_of_steps()
+
+
+def fn(f):
+    """f, if it is a function written in the rules (a lambda); the check is
+    what keeps Python callables out of the builtins that call their argument."""
+    if type(f) is FunctionType and f.__code__.co_filename == RULES_FILE \
+            and f.__code__.co_name == "<lambda>":
+        return f
+    raise RuleError(f"expected a function such as x => x.value, got {kind_of(f)}")
+
+
+def kind_of(x) -> str:
+    if x is None:
+        return "none"
+    if isinstance(x, bool):
+        return "true/false"
+    if isinstance(x, int):
+        return "a number"
+    if isinstance(x, str):
+        return "text"
+    if isinstance(x, list):
+        return "a list"
+    if isinstance(x, dict):
+        return "a table"
+    names = {"Side": "a side", "Space": "a space", "Comp": "a component", "Zone": "a zone",
+             "PieceRow": "a piece count"}
+    return names.get(type(x).__name__, "a function" if callable(x) else "a value")
+
+
+def num(x):
+    """A number that came out of arithmetic on two unknowns: kept in range."""
+    if type(x) is int and -MAX_NUMBER <= x <= MAX_NUMBER:
+        return x
+    if isinstance(x, int) and not isinstance(x, bool):
+        if -MAX_NUMBER <= x <= MAX_NUMBER:
+            return int(x)
+        raise RuleError(f"a number went past the limit of {MAX_NUMBER:,} "
+                        "(does a value grow without end?)")
+    raise RuleError(f"arithmetic needs numbers, got {kind_of(x)}")
+
+
+def B_add(G, a, b):
+    if type(a) is int and type(b) is int:
+        return num(a + b)
+    if isinstance(a, (list, Zone)) and isinstance(b, (list, Zone)):
+        return B_concat(G, a, b)
+    if isinstance(a, str) or isinstance(b, str):
+        raise RuleError("text is joined with interpolation: \"{a}{b}\", not '+'")
+    return num(num(a) + num(b))
+
+
+def B_sub(G, a, b):
+    return num(num(a) - num(b))
+
+
+def B_mul(G, a, b):
+    return num(num(a) * num(b))
+
+
+def B_div(G, a, b):
+    a, b = num(a), num(b)
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b
+
+
+def B_mod(G, a, b):
+    a, b = num(a), num(b)
+    if b == 0:
+        raise RuleError("division by zero (in %)")
+    return a % b
+
+
+def B_concat(G, a, b):
+    a, b = lst(a), lst(b)
+    n = len(a) + len(b)
+    if n > MAX_LIST:
+        raise RuleError(f"a list grew past {MAX_LIST:,} items")
+    spend(G, n)
+    return a + b
+
+
+def B_text(G, s):
+    """Text built by interpolation, kept under MAX_TEXT characters."""
+    if len(s) > MAX_TEXT:
+        raise RuleError(f"a text grew past {MAX_TEXT:,} characters")
+    return s
+
+
+def B_each(G, xs):
+    """What a comprehension walks: a list, or a snapshot of a zone, paid for."""
+    xs = it(xs)
+    spend(G, len(xs))
+    return xs
+
+
+def B_in(G, x, xs):
+    if type(xs) is list or type(xs) is FrozenList:
+        spend(G, len(xs))
+    try:
+        return x in xs
+    except TypeError:
+        raise RuleError(f"'in' needs a list, zone, table or text, not {kind_of(xs)}") from None
+
+
+def B_eq(G, a, b):
+    if isinstance(a, list) and isinstance(b, list):
+        spend(G, min(len(a), len(b)))
+    return a == b
 
 
 def lst(x):
@@ -13,19 +139,25 @@ def lst(x):
         return list(x.items)
     if x is None:
         return []
-    return list(x)
+    if isinstance(x, list):
+        return list(x)
+    raise RuleError(f"expected a list, got {kind_of(x)}")
 
 
 def it(x):
     """Iterate a list, or a snapshot of a zone (rules may move items while looping)."""
     if type(x) is Zone:
         return x.items[:]
+    if isinstance(x, list):
+        return x
     if x is None:
         raise RuleError("cannot loop over none")
-    return x
+    raise RuleError(f"cannot loop over {kind_of(x)}")
 
 
-def show(x):
+def show(G, x):
+    if isinstance(x, list):
+        spend(G, len(x))
     return display(x)
 
 
@@ -33,61 +165,79 @@ def ztop(z):
     return z.items[0] if z.items else None
 
 
-def B_len(x):
-    return len(x.items) if type(x) is Zone else len(x)
+def items(G, z):
+    """zone.items: a copy, paid for by its length."""
+    spend(G, len(z.items))
+    return list(z.items)
 
 
-def B_count(xs, pred=None):
+def _paid(G, xs):
+    xs = it(xs)
+    spend(G, len(xs) + 1)
+    return xs
+
+
+def B_len(G, x):
+    if type(x) is Zone:
+        return len(x.items)
+    if isinstance(x, (list, str, dict)):
+        return len(x)
+    raise RuleError(f"len() needs a list, zone or text, not {kind_of(x)}")
+
+
+def B_count(G, xs, pred=None):
     if pred is None:
-        return B_len(xs)
-    return sum(1 for x in it(xs) if pred(x))
+        return B_len(G, xs)
+    pred = fn(pred)
+    return sum(1 for x in _paid(G, xs) if pred(x))
 
 
-def B_sum(xs, key=None):
+def B_sum(G, xs, key=None):
+    xs = _paid(G, xs)
     if key is None:
-        return sum(it(xs))
-    return sum(key(x) for x in it(xs))
+        return num(sum(xs))
+    key = fn(key)
+    return num(sum(key(x) for x in xs))
 
 
-def B_max(*args):
-    if len(args) == 1:
-        xs = lst(args[0])
-        return max(xs) if xs else 0
-    return max(args)
+def B_max(G, *args):
+    xs = _paid(G, args[0]) if len(args) == 1 else args
+    return max(xs) if xs else 0
 
 
-def B_min(*args):
-    if len(args) == 1:
-        xs = lst(args[0])
-        return min(xs) if xs else 0
-    return min(args)
+def B_min(G, *args):
+    xs = _paid(G, args[0]) if len(args) == 1 else args
+    return min(xs) if xs else 0
 
 
-def B_abs(x):
-    return abs(x)
+def B_abs(G, x):
+    return abs(num(x))
 
 
-def B_max_by(xs, key):
+def B_max_by(G, xs, key):
+    key = fn(key)
     best, bk = None, None
-    for x in it(xs):
+    for x in _paid(G, xs):
         k = key(x)
         if bk is None or k > bk:
             best, bk = x, k
     return best
 
 
-def B_min_by(xs, key):
+def B_min_by(G, xs, key):
+    key = fn(key)
     best, bk = None, None
-    for x in it(xs):
+    for x in _paid(G, xs):
         k = key(x)
         if bk is None or k < bk:
             best, bk = x, k
     return best
 
 
-def B_most(xs, key):
+def B_most(G, xs, key):
+    key = fn(key)
     out, bk = [], None
-    for x in it(xs):
+    for x in _paid(G, xs):
         k = key(x)
         if bk is None or k > bk:
             out, bk = [x], k
@@ -96,9 +246,10 @@ def B_most(xs, key):
     return out
 
 
-def B_fewest(xs, key):
+def B_fewest(G, xs, key):
+    key = fn(key)
     out, bk = [], None
-    for x in it(xs):
+    for x in _paid(G, xs):
         k = key(x)
         if bk is None or k < bk:
             out, bk = [x], k
@@ -107,49 +258,60 @@ def B_fewest(xs, key):
     return out
 
 
-def B_filter(xs, pred):
-    return [x for x in it(xs) if pred(x)]
+def B_filter(G, xs, pred):
+    pred = fn(pred)
+    return [x for x in _paid(G, xs) if pred(x)]
 
 
-def B_map(xs, f):
-    return [f(x) for x in it(xs)]
+def B_map(G, xs, f):
+    f = fn(f)
+    return [f(x) for x in _paid(G, xs)]
 
 
-def B_sort_by(xs, key):
-    return sorted(it(xs), key=key)
+def B_sort_by(G, xs, key):
+    key = fn(key)
+    return sorted(_paid(G, xs), key=key)
 
 
-def B_sort(xs):
-    return sorted(it(xs))
+def B_sort(G, xs):
+    return sorted(_paid(G, xs))
 
 
-def B_reverse(xs):
-    return lst(xs)[::-1]
+def B_reverse(G, xs):
+    return lst(_paid(G, xs))[::-1]
 
 
-def B_first(xs, pred=None):
-    for x in it(xs):
+def B_first(G, xs, pred=None):
+    if pred is not None:
+        pred = fn(pred)
+    for x in _paid(G, xs):
         if pred is None or pred(x):
             return x
     return None
 
 
-def B_last(xs):
+def B_last(G, xs):
     xs = lst(xs)
     return xs[-1] if xs else None
 
 
-def B_any(xs, pred=None):
-    return any(it(xs)) if pred is None else any(pred(x) for x in it(xs))
+def B_any(G, xs, pred=None):
+    if pred is None:
+        return any(_paid(G, xs))
+    pred = fn(pred)
+    return any(pred(x) for x in _paid(G, xs))
 
 
-def B_every(xs, pred=None):
-    return all(it(xs)) if pred is None else all(pred(x) for x in it(xs))
+def B_every(G, xs, pred=None):
+    if pred is None:
+        return all(_paid(G, xs))
+    pred = fn(pred)
+    return all(pred(x) for x in _paid(G, xs))
 
 
-def B_unique(xs):
+def B_unique(G, xs):
     seen, out = set(), []
-    for x in it(xs):
+    for x in _paid(G, xs):
         k = id(x) if isinstance(x, (Comp, Space)) else x
         if k not in seen:
             seen.add(k)
@@ -157,9 +319,10 @@ def B_unique(xs):
     return out
 
 
-def B_distinct(xs, key):
+def B_distinct(G, xs, key):
+    key = fn(key)
     seen, out = set(), []
-    for x in it(xs):
+    for x in _paid(G, xs):
         k = key(x)
         if k not in seen:
             seen.add(k)
@@ -167,65 +330,76 @@ def B_distinct(xs, key):
     return out
 
 
-def B_index_of(xs, x):
-    xs = lst(xs)
+def _index(xs, x):
     for i, y in enumerate(xs):
         if y is x or y == x:
             return i
     return -1
 
 
-def B_rotate(xs, x):
-    xs = lst(xs)
-    i = B_index_of(xs, x)
+def B_index_of(G, xs, x):
+    return _index(_paid(G, xs), x)
+
+
+def B_rotate(G, xs, x):
+    xs = lst(_paid(G, xs))
+    i = _index(xs, x)
     if i < 0:
         raise RuleError(f"rotate: {display(x)} is not in the list")
     return xs[i:] + xs[:i]
 
 
-def B_next_of(xs, x):
-    xs = lst(xs)
-    i = B_index_of(xs, x)
+def B_next_of(G, xs, x):
+    xs = lst(_paid(G, xs))
+    i = _index(xs, x)
     if i < 0:
         raise RuleError(f"next_of: {display(x)} is not in the list")
     return xs[(i + 1) % len(xs)]
 
 
-def B_range(a, b=None):
-    return list(range(a)) if b is None else list(range(a, b))
+def B_range(G, a, b=None):
+    lo, hi = (0, num(a)) if b is None else (num(a), num(b))
+    if hi - lo > MAX_LIST:
+        raise RuleError(f"range() of {hi - lo:,} numbers: a list holds at most {MAX_LIST:,}")
+    spend(G, max(hi - lo, 0))
+    return list(range(lo, hi))
 
 
-def B_str(x):
-    return display(x)
+def B_str(G, x):
+    return show(G, x)
 
 
 def B_space(G, sid):
     try:
         return G.spaces_by_id[sid]
-    except KeyError:
-        raise RuleError(f"no space {sid!r}") from None
+    except (KeyError, TypeError):
+        raise RuleError(f"no space {display(sid)!r}") from None
 
 
 def B_component(G, cid):
     try:
         return G.comps_by_id[cid]
-    except KeyError:
-        raise RuleError(f"no component {cid!r}") from None
+    except (KeyError, TypeError):
+        raise RuleError(f"no component {display(cid)!r}") from None
 
 
 def B_components(G, kind):
-    return list(G.comps_by_kind.get(kind, ()))
+    found = G.comps_by_kind.get(kind, ()) if isinstance(kind, str) else ()
+    spend(G, len(found))
+    return list(found)
 
 
 def _track(G, name):
     try:
         return G.tracks[name]
-    except KeyError:
-        raise RuleError(f"no track {name!r}") from None
+    except (KeyError, TypeError):
+        raise RuleError(f"no track {display(name)!r}") from None
 
 
 def B_track(G, name):
-    return list(_track(G, name)[0])
+    spaces = _track(G, name)[0]
+    spend(G, len(spaces))
+    return list(spaces)
 
 
 def B_step(G, name, space, n):
@@ -233,7 +407,7 @@ def B_step(G, name, space, n):
     i = pos.get(space)
     if i is None:
         raise RuleError(f"{display(space)} is not on track {name!r}")
-    j = i + n
+    j = i + num(n)
     if loop:
         return spaces[j % len(spaces)]
     return spaces[max(0, min(j, len(spaces) - 1))]
@@ -248,13 +422,13 @@ def B_distance(G, name, a, b):
 
 
 def B_linked(G, space, kind):
-    if space is None:
-        raise RuleError("linked: no space given")
+    if type(space) is not Space:
+        raise RuleError(f"linked: needs a space, got {kind_of(space)}")
     return list(space._links.get(kind, ()))
 
 
 def B_players_from(G, p):
-    return B_rotate(G.players, p)
+    return B_rotate(G, G.players, p)
 
 
 def B_others(G, p):
@@ -262,24 +436,28 @@ def B_others(G, p):
 
 
 def B_random(G, xs):
-    xs = lst(xs)
+    xs = lst(_paid(G, xs))
     if not xs:
         return None
     return xs[G.rng.randrange(len(xs))]
 
 
 def B_shuffled(G, xs):
-    xs = lst(xs)
+    xs = lst(_paid(G, xs))
     G.rng.shuffle(xs)
     return xs
 
 
 def B_cash(G, side):
-    return sum(getattr(side, piece) * value for piece, value in G.program.money)
+    return sum(getattr(side, attr) * value for _, attr, value in G.program.money)
 
 
 def namespace() -> dict:
-    """Names the generated code may use, besides the game object G."""
+    """Every name generated code may use, besides the game object G and the
+    names the compiler itself defines. Python's builtins are not among them."""
     ns = {k: v for k, v in globals().items() if k.startswith("B_")}
-    ns.update(lst=lst, it=it, show=show, ztop=ztop)
+    ns.update(lst=lst, it=it, show=show, ztop=ztop, items=items, fn=fn, num=num,
+              spend=spend, len=len, sum=sum, list=list, range=range, str=str)
+    ns["__builtins__"] = {}
     return ns
+

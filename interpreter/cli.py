@@ -117,7 +117,10 @@ def _agents(spec, program, seed, options=None):
 @click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
 @click.option("--replay", type=click.Path(exists=True, dir_okay=False),
               help="Replay a saved game, then let --agents play on from where it stopped.")
-def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant):
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Step budget of the game (default: the ruleset's, else 20,000,000).")
+def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant,
+         max_steps):
     """Play one full game of the ruleset at PATH."""
     if scenario:
         from .scenario import run_scenario_file
@@ -151,7 +154,7 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
         options = dict(options)
     try:
         game = Game(program, seed=seed, options=options, agents=agent_list,
-                    logging=not (quiet and not log_file))
+                    logging=not (quiet and not log_file), steps=max_steps)
         game.run()
     except DiagnosticError as e:
         _fail(e.diagnostics, "json" if as_json else "text")
@@ -224,7 +227,9 @@ def _print_result(program, result):
 @click.option("--option", "opts", multiple=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
-def simulate(path, games, seed, agents, opts, as_json, variant):
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Step budget of each game (default: the ruleset's, else 20,000,000).")
+def simulate(path, games, seed, agents, opts, as_json, variant, max_steps):
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
     options = _options(opts)
     program = _program(path, "json" if as_json else "text", variant, options)
@@ -233,7 +238,8 @@ def simulate(path, games, seed, agents, opts, as_json, variant):
     start = time.perf_counter()
     for s in range(seed, seed + games):
         try:
-            game = Game(program, seed=s, options=options, agents=_agents(agents, program, s, options))
+            game = Game(program, seed=s, options=options,
+                        agents=_agents(agents, program, s, options), steps=max_steps)
             game.run()
             key = game.winners[0].id if len(game.winners) == 1 else "tie"
             wins[key] = wins.get(key, 0) + 1

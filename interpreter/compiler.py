@@ -5,6 +5,13 @@ problems as Diagnostics (REF-UNDEF, TYPE, ARITY, DUP-ID, UNREACHABLE) and emits
 Python source for each phase, function, handler and ability. The source never
 contains rule text as code: names are mangled and literals are repr()'d. A
 line map turns a failing generated line back into its rule position.
+
+Generated code is a sandbox by construction (see rules/README.md, "Sharing
+rule files safely"): rule names are prefixed (l_, f_, u_ ...) so they can only
+name what the ruleset declares; an attribute of a value whose type the checker
+does not know goes through the game's allow-list (G.attr); only lambdas
+written in the rules are ever called; every loop and call pays from the
+game's step budget; arithmetic that could grow without end is range-checked.
 """
 from __future__ import annotations
 
@@ -19,6 +26,14 @@ from .types import BUILTINS, compatible, elem, is_list, list_of, of_value
 
 ATTR_TYPES = {"int": "int", "str": "str", "bool": "bool", "space": "space",
               "spaces": "list:space", "enum": "str", "any": "any"}
+# Fields the engine gives every side, space and component (never u_-prefixed).
+BUILTIN_FIELDS = {"side": {"id", "name", "index", "is_player", "bot"},
+                  "space": {"id", "index"},
+                  "comp": {"id", "kind", "index", "zone", "holder"}}
+# Every name that is a built-in field of some kind of value (zones and piece
+# counts included): reading one from a value of unknown type needs the game's
+# allow-list (G.attr), any other name is a declared u_ attribute.
+ANY_FIELDS = set().union(*BUILTIN_FIELDS.values(), {"size", "top", "items", "owner", "total"})
 
 
 @dataclass
@@ -110,6 +125,18 @@ class Compiler:
     def fresh(self, base):
         self.tmp += 1
         return f"_{base}{self.tmp}"
+
+    def tick(self, indent, span):
+        """Pay one step from the game's budget (a loop turn or a call)."""
+        self.emit(indent, "G.fuel -= 1", span)
+        self.emit(indent, "if G.fuel < 0: G.out_of_steps()", span)
+
+    def check_params(self, node, params):
+        seen = set()
+        for p in params:
+            if p in seen:
+                self.err(node, "DUP-ID", f"parameter {p!r} is named twice")
+            seen.add(p)
 
     def _globals(self) -> Scope:
         rs = self.rs
@@ -221,10 +248,11 @@ class Compiler:
 
     def versions(self, pyname, chain):
         """Emit every version of an overridden definition: the last one under
-        `pyname`, earlier ones as pyname__0, __1 ... for `original(...)`."""
+        `pyname`, earlier ones as o0<pyname>, o1<pyname> ... for `original(...)`
+        (no rule name can produce a name starting with 'o<digit>')."""
         for i, node in enumerate(chain):
-            name = pyname if i == len(chain) - 1 else f"{pyname}__{i}"
-            self.original = (f"{pyname}__{i - 1}", chain[i - 1]) if i > 0 else None
+            name = pyname if i == len(chain) - 1 else f"o{i}{pyname}"
+            self.original = (f"o{i - 1}{pyname}", chain[i - 1]) if i > 0 else None
             self.function(name, getattr(node, "params", []), node.body, node,
                           Scope({}, self.globals))
         self.original = None
@@ -263,14 +291,13 @@ class Compiler:
             table[node.name] = node
 
     def function(self, pyname, params, body, node, scope, extra=()):
-        args = ["G", *extra] + [f"l_{p}" for p in params]
+        self.check_params(node, params)
+        args = ["G", *extra] + [f"l_{p}" for p in dict.fromkeys(params)]
         for p in params:
             scope.names[p] = Var(f"l_{p}", "any")
         self.emit(0, f"def {pyname}({', '.join(args)}):", node.span)
-        n = len(self.lines)
+        self.tick(1, node.span)
         self.block(body, scope, 1)
-        if len(self.lines) == n:
-            self.emit(1, "pass", node.span)
 
     def card_scope(self, owner, params):
         """Scope of a handler or ability: its parameters, and `this` on a card."""
@@ -286,18 +313,17 @@ class Compiler:
         for order, entry in enumerate(self.handler_defs):
             owner, h = entry if isinstance(entry, tuple) else (None, entry)
             scope = self.card_scope(owner, h.params)
+            self.check_params(h, h.params)
             fn = f"h_{order}_{h.event}"
-            args = ["G", "this"] + [f"l_{p}" for p in h.params]
+            args = ["G", "this"] + [f"l_{p}" for p in dict.fromkeys(h.params)]
             self.emit(0, f"def {fn}({', '.join(args)}):", h.span)
+            self.tick(1, h.span)
             if h.cond is not None:
                 code, t = self.expr(h.cond, scope)
                 self.expect(h.cond, t, "bool", "a 'when' condition")
                 self.emit(1, f"if not ({code}):", h.cond.span)
                 self.emit(2, "return NOMATCH", h.cond.span)
-            n = len(self.lines)
             self.block(h.body, scope.child(), 1)
-            if len(self.lines) == n:
-                self.emit(1, "pass", h.span)
             out.append((h.event, h.priority, order, owner, h.instead, fn))
         return out
 
@@ -310,7 +336,8 @@ class Compiler:
                 continue
             scope = self.card_scope(owner, ab.params)
             scope.names[ab.params[0]] = Var(f"l_{ab.params[0]}", "side")
-            args = ", ".join(["G", "this"] + [f"l_{p}" for p in ab.params])
+            self.check_params(ab, ab.params)
+            args = ", ".join(["G", "this"] + [f"l_{p}" for p in dict.fromkeys(ab.params)])
             cond = f"a_{order}_cond"
             self.emit(0, f"def {cond}({args}):", ab.span)
             if ab.cond is not None:
@@ -321,10 +348,8 @@ class Compiler:
                 self.emit(1, "return True", ab.span)
             body = f"a_{order}_{ab.window}"
             self.emit(0, f"def {body}({args}):", ab.span)
-            n = len(self.lines)
+            self.tick(1, ab.span)
             self.block(ab.body, scope.child(), 1)
-            if len(self.lines) == n:
-                self.emit(1, "pass", ab.span)
             out.append((ab.window, ab.label, owner, cond, body, len(ab.params) - 1, ab))
         return out
 
@@ -437,11 +462,12 @@ class Compiler:
             return self.no_attr(node, "option", name, list(rs.options), what="option")
         if t == "table":
             if name in rs.tables:
-                return ("table", False)
+                value = rs.tables[name]
+                return ("table:" + name if isinstance(value, dict) else of_value(value), False)
             return self.no_attr(node, "tables", name, list(rs.tables), what="table")
         if t.startswith("table"):
             return ("any", False)
-        if t in ("int", "bool", "str", "none") or t.startswith("list:"):
+        if t in ("int", "bool", "str", "none", "func") or t.startswith("list:"):
             self.err(node, "TYPE", f"{_tname(t)} has no attribute {name!r}")
             return None
         return ("any", True)
@@ -465,7 +491,7 @@ class Compiler:
         return repr(n.value), {True: "bool", False: "bool", None: "none"}[n.value]
 
     def e_Str(self, n, scope):
-        parts = []
+        parts, grows = [], False
         for p in n.parts:
             if isinstance(p, str):
                 parts.append(repr(p))
@@ -473,16 +499,21 @@ class Compiler:
                 code, t = self.expr(p, scope)
                 if t == "int":
                     parts.append(f"str({code})")
-                elif t == "str":
-                    parts.append(code)
                 elif t in ("side", "space") or t.startswith("comp"):
                     parts.append(f"{code}.id")
+                elif t == "str":
+                    parts.append(code)
+                    grows = True
                 else:
-                    parts.append(f"show({code})")
+                    parts.append(f"show(G, {code})")
+                    grows = True
         if not parts:
             return "''", "str"
-        return " + ".join(parts) if len(parts) > 1 else (
-            parts[0] if isinstance(n.parts[0], str) else parts[0]), "str"
+        if len(parts) == 1:
+            return parts[0], "str"
+        joined = " + ".join(parts)
+        # text made of other text can double each turn of a loop: keep it bounded
+        return (f"B_text(G, {joined})" if grows else joined), "str"
 
     def e_Name(self, n, scope):
         v = scope.lookup(n.id)
@@ -504,21 +535,32 @@ class Compiler:
         at = self.attr_type(n, t, n.name)
         if at is None:
             return "None", "any"
-        if t == "zone" and n.name == "size":
-            return f"len({code}.items)", "int"
-        if t == "zone" and n.name == "items":
-            return f"list({code}.items)", "list:comp"
-        if t == "row" and n.name == "total":
-            return f"sum({code}.counts)", "int"
-        if t == "options":
-            return f"{code}[{n.name!r}]", at[0]
-        if t == "table":
-            value = self.rs.tables[n.name]
-            vt = "table:" + n.name if isinstance(value, dict) else of_value(value)
-            return f"{code}[{n.name!r}]", vt
-        # Every other attribute is a plain Python attribute of the runtime object
-        # (see state.py), whatever the object turns out to be.
-        return f"{code}.{py_name(n.name)}", at[0]
+        return self.attr_code(code, t, n.name), at[0]
+
+    def attr_code(self, code, t, name):
+        """Python for attribute `name` of a value of static type t. Declared
+        attributes live under u_<name>; built-in fields by their own names;
+        a value of unknown type goes through the game's allow-list."""
+        if t == "zone":
+            if name == "size":
+                return f"len({code}.items)"
+            if name == "items":
+                return f"items(G, {code})"
+            return f"{code}.{name}"
+        if t == "row":
+            return f"sum({code}.counts)"
+        if t in ("options", "table"):  # names checked against the ruleset
+            return f"{code}[{name!r}]"
+        if t.startswith("table:"):
+            return f"G.key({code}, {name!r})"
+        if t in BUILTIN_FIELDS and name in BUILTIN_FIELDS[t] or \
+                t.startswith("comp") and name in BUILTIN_FIELDS["comp"]:
+            return f"{code}.{name}"
+        if t in ("side", "space") or t.startswith("comp") or name not in ANY_FIELDS:
+            # a declared name: only sides, spaces, components and table rows
+            # have u_ attributes, so nothing else can answer to it
+            return f"{code}.{py_name(name)}"
+        return f"G.attr({code}, {name!r})"  # a built-in field of whatever x turns out to be
 
     def e_Index(self, n, scope):
         code, t = self.expr(n.obj, scope)
@@ -552,7 +594,8 @@ class Compiler:
         types = [t for _, t in args]
         local = scope.lookup(name)
         if local is not None and local.type == "func":
-            return f"{local.code}({', '.join(codes)})", "any"
+            # a `let` of a lambda (never reassigned): pay a step, then call it
+            return f"(spend(G, 1) or fn({local.code})({', '.join(codes)}))", "any"
         if name in self.funcs:
             fn = self.funcs[name]
             if len(args) != len(fn.params):
@@ -568,6 +611,10 @@ class Compiler:
                 self.err(n, "ARITY", f"{name}() takes {want} argument(s), got {len(args)}")
                 return "None", "any"
             self.check_builtin(n, name, types)
+            for i in b.fn_args:
+                if i < len(types) and types[i] != "func" and not compatible(types[i], "func"):
+                    self.err(n.args[i], "TYPE", f"{name}()'s argument {i + 1} must be a "
+                             f"function such as x => x.value, not {_tname(types[i])}")
             if name == "cash" and not self.rs.money:
                 self.err(n, "REF-UNDEF", "cash() needs money: declare `money:` in game.yaml")
             result = b.result(types)
@@ -576,8 +623,7 @@ class Compiler:
                 cid = n.args[0].parts[0]
                 if cid in self.kind_of_comp:
                     result = f"comp:{self.kind_of_comp[cid]}"
-            prefix = ["G"] if b.game else []
-            return f"B_{name}({', '.join(prefix + codes)})", result
+            return f"B_{name}({', '.join(['G'] + codes)})", result
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
         return "None", "any"
 
@@ -624,7 +670,7 @@ class Compiler:
             ccode, ct = self.expr(n.cond, inner)
             self.expect(n.cond, ct, "bool", "a comprehension's test")
             cond = f" if {ccode}"
-        return f"[{ecode} for l_{n.var} in {iter_code(icode, it)}{cond}]", list_of(et)
+        return f"[{ecode} for l_{n.var} in B_each(G, {icode}){cond}]", list_of(et)
 
     def e_Lambda(self, n, scope):
         inner = scope.child()
@@ -638,14 +684,27 @@ class Compiler:
         if n.op == "+" and (is_list(lt) or is_list(rt)):
             if not (compatible(lt, rt) or "any" in (lt, rt)):
                 self.err(n, "TYPE", f"cannot add {_tname(lt)} and {_tname(rt)}")
-            return f"(lst({lc}) + lst({rc}))", lt if lt != "zone" else "list:comp"
+            t = lt if is_list(lt) and lt != "zone" else rt if is_list(rt) and rt != "zone" \
+                else "list:comp"
+            return f"B_concat(G, {lc}, {rc})", t
         if n.op == "+" and (lt == "str" or rt == "str"):
             self.err(n, "TYPE", "text is joined with interpolation: \"{a}{b}\", not '+'")
             return "None", "str"
         for side, t in ((n.left, lt), (n.right, rt)):
             self.expect(side, t, "int", f"an operand of '{n.op}'")
-        op = "//" if n.op == "/" else n.op
-        return f"({lc} {op} {rc})", "int"
+        lit = isinstance(n.left, A.Num), isinstance(n.right, A.Num)
+        if all(lit):
+            return f"({lc} {'//' if n.op == '/' else n.op} {rc})", "int"
+        if n.op in ("+", "-"):
+            if any(lit):  # grows by a constant a turn at most; lists and text fail on it
+                return f"({lc} {n.op} {rc})", "int"
+            if lt == rt == "int":
+                return f"num({lc} {n.op} {rc})", "int"
+            return f"B_{'add' if n.op == '+' else 'sub'}(G, {lc}, {rc})", "int"
+        # * / % check their operands first: a list or a text must never be
+        # repeated or formatted by Python
+        helper = {"*": "B_mul", "/": "B_div", "%": "B_mod"}[n.op]
+        return f"{helper}(G, {lc}, {rc})", "int"
 
     def e_Compare(self, n, scope):
         lc, lt = self.expr(n.left, scope)
@@ -653,8 +712,11 @@ class Compiler:
         if n.op in ("in", "notin"):
             if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
                 self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
-            op = "in" if n.op == "in" else "not in"
-            return f"({lc} {op} {rc})", "bool"
+            if rt in ("zone", "str", "table", "options") or rt.startswith("table:"):
+                op = "in" if n.op == "in" else "not in"
+                return f"({lc} {op} {rc})", "bool"
+            code = f"B_in(G, {lc}, {rc})"  # a list: paid for by its length
+            return (code if n.op == "in" else f"(not {code})"), "bool"
         if n.op in ("<", ">", "<=", ">="):
             self.expect(n.left, lt, "int", f"an operand of '{n.op}'")
             self.expect(n.right, rt, "int", f"an operand of '{n.op}'")
@@ -665,6 +727,11 @@ class Compiler:
                                      lt.startswith("comp")):
             op = "is" if n.op == "==" else "is not"
             return f"({lc} {op} {rc})", "bool"
+        maybe_list = ("any", "zone")
+        if n.op in ("==", "!=") and (is_list(lt) or lt in maybe_list) and \
+                (is_list(rt) or rt in maybe_list):
+            code = f"B_eq(G, {lc}, {rc})"  # lists compare item by item: paid for
+            return (code if n.op == "==" else f"(not {code})"), "bool"
         return f"({lc} {n.op} {rc})", "bool"
 
     def e_BoolOp(self, n, scope):
@@ -710,6 +777,10 @@ class Compiler:
     def s_Assign(self, s, scope, ind):
         vcode, vt = self.expr(s.value, scope)
         tgt = s.target
+        if s.op != "=":
+            self.expect(s.value, vt, "int", f"the value of '{s.op}'")
+            if not isinstance(s.value, A.Num):
+                vcode = f"num({vcode})"  # keeps `x += x` from growing without end
         if isinstance(tgt, A.Name):
             v = scope.lookup(tgt.id)
             if v is None:
@@ -719,6 +790,10 @@ class Compiler:
                 return
             if not v.assignable:
                 self.err(tgt, "TYPE", f"{tgt.id!r} cannot be assigned")
+                return
+            if v.type == "func" and vt != "func":
+                self.err(s.value, "TYPE", f"{tgt.id!r} holds a function: it can only be given "
+                         f"another function (x => ...), not {_tname(vt)}")
                 return
             self.check_assign(s, v.type, vt)
             tcode = v.code
@@ -732,17 +807,25 @@ class Compiler:
                          "assigned", hint="only variables and component properties change")
                 return
             self.check_assign(s, at[0], vt)
-            tcode = f"{ocode}.{py_name(tgt.name)}"
+            if ot in ("side", "space") or ot.startswith("comp"):
+                tcode = f"{ocode}.{py_name(tgt.name)}"
+            else:  # unknown type: the game checks that the attribute may change
+                if s.op == "=":
+                    self.emit(ind, f"G.set_attr({ocode}, {tgt.name!r}, {vcode})", s.span)
+                    return
+                t = self.fresh("t")
+                self.emit(ind, f"{t} = {ocode}", s.span)
+                self.emit(ind, f"G.set_attr({t}, {tgt.name!r}, num(G.attr({t}, {tgt.name!r}) "
+                          f"{s.op[0]} {vcode}))", s.span)
+                return
         else:
             ocode, ot = self.expr(tgt.obj, scope)
             icode, _ = self.expr(tgt.index, scope)
-            if ot in ("row", "table", "options") or ot.startswith("table"):
+            if ot in ("row", "table", "options", "zone", "str") or ot.startswith("table"):
                 self.err(tgt, "TYPE", f"{_tname(ot)} cannot be changed by assignment",
-                         hint="pieces move with place/remove/transfer")
+                         hint="pieces move with place/remove/transfer, components with move")
                 return
             tcode = f"{ocode}[{icode}]"
-        if s.op != "=":
-            self.expect(s.value, vt, "int", f"the value of '{s.op}'")
         self.emit(ind, f"{tcode} {s.op} {vcode}", s.span)
 
     def check_assign(self, s, target_t, vt):
@@ -771,6 +854,7 @@ class Compiler:
         inner = scope.child()
         inner.names[s.var] = Var(f"l_{s.var}", elem(it))
         self.emit(ind, f"for l_{s.var} in {iter_code(icode, it)}:", s.span)
+        self.tick(ind + 1, s.span)
         if s.cond is not None:
             c = self.cond(s.cond, inner, "a 'where' condition")
             self.emit(ind + 1, f"if not ({c}): continue", s.cond.span)
@@ -779,12 +863,14 @@ class Compiler:
     def s_While(self, s, scope, ind):
         c = self.cond(s.cond, scope, "a 'while' condition")
         self.emit(ind, f"while {c}:", s.span)
+        self.tick(ind + 1, s.span)
         self.body(s.body, scope, ind + 1, s.span)
 
     def s_Repeat(self, s, scope, ind):
         code, t = self.expr(s.count, scope)
         self.expect(s.count, t, "int", "the count of 'repeat'")
         self.emit(ind, f"for _ in range({code}):", s.span)
+        self.tick(ind + 1, s.span)
         self.body(s.body, scope, ind + 1, s.span)
 
     def s_Return(self, s, scope, ind):
@@ -801,7 +887,7 @@ class Compiler:
 
     def s_Log(self, s, scope, ind):
         code, _ = self.expr(s.value, scope)
-        self.emit(ind, f"if G.logging: G.say(show({code}))", s.span)
+        self.emit(ind, f"if G.logging: G.say(show(G, {code}))", s.span)
 
     def s_ExprStmt(self, s, scope, ind):
         code, _ = self.expr(s.expr, scope)
@@ -924,6 +1010,7 @@ class Compiler:
                 inner.names[var] = Var(f"l_{var}", elem(itype))
                 self.emit(depth, f"for l_{var} in {iter_code(icode, itype)}:", opt.span)
                 depth += 1
+                self.tick(depth, opt.span)
                 vars_.append(var)
             if opt.cond is not None:
                 c = self.cond(opt.cond, inner, "an option's 'when' condition")

@@ -7,19 +7,25 @@ same game byte for byte.
 from __future__ import annotations
 
 import random
+import re
 import sys
 from pathlib import Path
 
 from . import ast as A
-from .builtins import RuleError, namespace
+from .builtins import RULES_FILE, RuleError, kind_of, namespace
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
+from .limits import DEFAULT_STEPS, MAX_DECISIONS, MAX_LOG
 from .ruleset import Ruleset, load_ruleset
-from .state import Comp, PieceRow, Side, Space, Table, Zone, display, py_name, to_table
+from .yamlio import plain
+from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, Zone, display, py_name,
+                    to_table)
 
-RULES_FILE = "<rules>"
 NOMATCH = object()
-MAX_DECISIONS = 200_000
+# built-in fields of sides, spaces and components (not stored under u_<name>)
+_FIELDS = {Side: frozenset({"id", "name", "index", "is_player", "bot"}),
+           Space: frozenset({"id", "index"}),
+           Comp: frozenset({"id", "kind", "index", "zone", "holder"})}
 
 
 class GameOver(Exception):
@@ -42,9 +48,17 @@ class Program:
         self.compiled = compiled
         self.warnings = [d for d in diags if d.severity != "error"]
         self.linemap = compiled.linemap
-        ns = namespace()
+        ns = namespace()  # helpers only: no Python builtins reach generated code
         ns["NOMATCH"] = NOMATCH
-        code = compile(compiled.source, RULES_FILE, "exec")
+        try:
+            code = compile(compiled.source, RULES_FILE, "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as e:
+            # the checker keeps nesting below Python's own limits; this is the net
+            span = self.span_of(getattr(e, "lineno", 0) or 0)
+            raise DiagnosticError(Diagnostic(
+                span.path, span.line, span.col, "LIMIT",
+                "the rules here are nested too deeply for the engine",
+                hint="split the rule into functions")) from None
         exec(code, ns)  # generated from the checked AST, never from rule text
         self.ns = ns
         self.phases = [(name, ns[fn]) for name, fn in compiled.phases]
@@ -61,7 +75,10 @@ class Program:
             self.abilities.setdefault(window, []).append((label, owner, ns[cond], ns[body]))
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
-        self.money = list(rs.money)
+        self.money = [(piece, py_name(piece), value) for piece, value in rs.money]
+        self.steps = rs.steps or DEFAULT_STEPS
+        # attribute allow-lists for values whose type the checker did not know
+        self.readable, self.writable = _allow_lists(rs)
         self.given = set(compiled.given)  # pieces that change hands between sides
 
     @property
@@ -74,14 +91,35 @@ class Program:
         return A.NOWHERE
 
 
+def _allow_lists(rs: Ruleset):
+    """What `x.name` may read and write when the checker could not tell what x
+    is: exactly the fields the language documents and the names the ruleset
+    declares, per kind of value (components per kind)."""
+    pieces = set(rs.pieces)
+    side_zones = set(rs.zone_names("side"))
+    space_zones = set(rs.zone_names("space"))
+    readable = {
+        Side: {"id", "name", "index", "is_player", "bot"} | set(rs.side_vars) | side_zones | pieces,
+        Space: {"id", "index"} | set(rs.space_attrs) | space_zones | pieces,
+        Zone: {"id", "name", "owner", "size", "top", "items"},
+        PieceRow: {"total"},
+    }
+    writable = {Side: set(rs.side_vars), Space: set()}
+    for kind, kd in rs.kinds.items():
+        readable[kind] = {"id", "kind", "index", "zone", "holder"} | set(kd.attributes) | \
+            set(kd.properties) | pieces
+        writable[kind] = set(kd.properties)
+    return readable, writable
+
+
 class _Template:
     """What every new game of a program starts from, computed once."""
 
     def __init__(self, rs: Ruleset):
-        self.pieces = list(rs.pieces)
-        self.side_vars = {py_name(k): v for k, v in rs.side_vars.items()}
-        self.side_vars.update(rs.pieces)  # each side's supply, by piece kind
-        self.game_vars = {f"v_{k}": v for k, v in rs.game_vars.items()}
+        self.pieces = [(p, py_name(p)) for p in rs.pieces]
+        self.side_vars = {py_name(k): _data(v) for k, v in rs.side_vars.items()}
+        self.side_vars.update({py_name(p): int(n) for p, n in rs.pieces.items()})  # supplies
+        self.game_vars = {f"v_{k}": _data(v) for k, v in rs.game_vars.items()}
         self.side_zones = [(py_name(n), n, z) for (sc, n), z in rs.zones.items() if sc == "side"]
         self.space_zones = [(py_name(n), n, z) for (sc, n), z in rs.zones.items()
                             if sc == "space"]
@@ -93,7 +131,7 @@ class _Template:
             kd = rs.kinds[cd.kind]
             plain, refs = _split(kd.attributes, cd.values)
             for name, init in kd.properties.items():
-                plain[py_name(name)] = cd.values.get(name, init)
+                plain[py_name(name)] = _data(cd.values.get(name, init))
             self.comps.append((cd.id, cd.kind, plain, refs, kd.zone))
 
 
@@ -105,8 +143,20 @@ def _split(attr_defs, values):
         if d.type in ("space", "spaces") and v is not None:
             refs.append((py_name(name), d.type, v))
         else:
-            plain[py_name(name)] = v
+            plain[py_name(name)] = _data(v)
     return plain, refs
+
+
+def _data(v):
+    """A YAML value as the rules see it: plain Python scalars (not ruamel's
+    subclasses), lists and tables frozen (one template serves every game)."""
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, str):
+        return str(v)
+    return to_table(plain(v))
 
 
 def load_program(path, extra=None, variant=None,
@@ -120,7 +170,10 @@ def load_program(path, extra=None, variant=None,
     diags = diags + cdiags
     if compiled is None or any(d.severity == "error" for d in diags):
         return None, diags
-    return Program(rs, compiled, diags), diags
+    try:
+        return Program(rs, compiled, diags), diags
+    except DiagnosticError as e:
+        return None, diags + e.diagnostics
 
 
 def active_seats(rs: Ruleset, options: dict) -> list:
@@ -175,7 +228,7 @@ class Decision:
     def view(self) -> dict:
         from .views import view_for
 
-        return view_for(self._game, self._game.n_side(self.player))
+        return view_for(self._game, self._game.side_by_id(self.player))
 
 
 class Rig:
@@ -189,7 +242,7 @@ class Rig:
 class Game:
     def __init__(self, program: Program, seed: int = 0, options: dict | None = None,
                  agents=None, logging: bool = False, rig: Rig | None = None,
-                 players: int | None = None):
+                 players: int | None = None, steps: int | None = None):
         self.program = program
         rs = program.rs
         self.seed = seed
@@ -201,7 +254,7 @@ class Game:
         self.round = 0
         self.phase = None
         self.current = None
-        self.winners: list = []
+        self.winners: list = FrozenList()
         self.finished = False
         self.stopped = False
         self.hooks = None
@@ -212,7 +265,8 @@ class Game:
         tpl = program.template
         self.players = [Side(sid, name, i, True) for i, (sid, name) in enumerate(seats)]
         neutral = [Side(sid, name, nseats + i, False) for i, (sid, name) in enumerate(rs.sides)]
-        self.sides = self.players + neutral
+        self.sides = FrozenList(self.players + neutral)
+        self.players = FrozenList(self.players)
         nsides = len(self.sides)
         for sid, _ in rs.seats:
             setattr(self, f"n_{sid}", None)  # seats not in play this game
@@ -222,7 +276,7 @@ class Game:
             s.__dict__.update(tpl.side_vars)
             for piece, per_side in rs.piece_supply.items():
                 if s.id in per_side:
-                    setattr(s, piece, per_side[s.id])
+                    setattr(s, py_name(piece), per_side[s.id])
             for py, name, z in tpl.side_zones:
                 setattr(s, py, Zone(name, s, z.type, z.visibility, z.live))
         self.__dict__.update(tpl.game_vars)
@@ -236,11 +290,11 @@ class Game:
         for sp, (plain, refs) in zip(self.spaces, tpl.space_attrs):
             sp.__dict__.update(plain)
             for py, kind, v in refs:
-                setattr(sp, py, by_id[v] if kind == "space" else [by_id[x] for x in v])
+                setattr(sp, py, by_id[v] if kind == "space" else FrozenList(by_id[x] for x in v))
             for py, name, z in tpl.space_zones:
                 setattr(sp, py, Zone(name, sp, z.type, z.visibility, z.live))
-            for piece in tpl.pieces:
-                setattr(sp, piece, PieceRow(piece, sp, nsides))
+            for piece, attr in tpl.pieces:
+                setattr(sp, attr, PieceRow(piece, sp, nsides))
         self.tracks = {}
         for name, (ids, loop) in rs.tracks.items():
             spaces = [by_id[x] for x in ids]
@@ -258,9 +312,9 @@ class Game:
             c = Comp(cid, kind, i)
             c.__dict__.update(plain)
             for py, rkind, v in refs:
-                setattr(c, py, by_id[v] if rkind == "space" else [by_id[x] for x in v])
-            for piece in tpl.pieces:
-                setattr(c, piece, PieceRow(piece, c, nsides))
+                setattr(c, py, by_id[v] if rkind == "space" else FrozenList(by_id[x] for x in v))
+            for piece, attr in tpl.pieces:
+                setattr(c, attr, PieceRow(piece, c, nsides))
             self.comps.append(c)
             self.comps_by_id[cid] = c
             self.comps_by_kind.setdefault(kind, []).append(c)
@@ -276,6 +330,8 @@ class Game:
                           for w, abs_ in program.abilities.items()}
         self.agents = list(agents) if agents else []
         self.decisions = 0
+        self.budget = steps or program.steps
+        self.fuel = self.budget  # steps left (limits.py; game.yaml limits.steps; --max-steps)
 
     def _options(self, given: dict) -> dict:
         rs = self.program.rs
@@ -335,9 +391,11 @@ class Game:
                 raise  # a scenario script problem: the scenario runner reports it
             raise self._runtime_error(str(e)) from None
         except RecursionError:
-            raise self._runtime_error("rules recurse without end") from None
-        except (ArithmeticError, AttributeError, TypeError, ValueError, IndexError,
-                KeyError) as e:
+            raise self._runtime_error("rules call themselves too deeply (a recursion without "
+                                      "end?)") from None
+        except MemoryError:
+            raise self._runtime_error("the rules ran out of memory") from None
+        except Exception as e:  # whatever the rules did, the designer gets a location
             raise self._runtime_error(_friendly(e)) from None
         self.finished = True
         self._hook("after", "finish")
@@ -359,6 +417,9 @@ class Game:
                     return
             r += 1
             self.round = r
+            self.fuel -= 1
+            if self.fuel < 0:
+                self.out_of_steps()
             for name, fn in prog.phases:
                 if skipping:
                     if name != start_phase:
@@ -385,11 +446,65 @@ class Game:
             if tb.tb_frame.f_code.co_filename == RULES_FILE:
                 span = self.program.span_of(tb.tb_lineno)
             tb = tb.tb_next
-        return DiagnosticError(Diagnostic(span.path, span.line, span.col, "RUNTIME", message))
+        return DiagnosticError(Diagnostic(span.path, span.line, span.col, "RUNTIME", message,
+                                          hint=self.where()))
+
+    def where(self) -> str:
+        """Round, phase and whose turn: where a game was when something failed."""
+        parts = [f"round {self.round}" if self.round else "", self.phase or "",
+                 f"{self.current.id}'s turn" if self.current is not None else ""]
+        return ", ".join(p for p in parts if p)
+
+    # ------------------------------------------------------------ limits
+    def out_of_steps(self):
+        raise RuleError(f"the rules ran {self.budget:,} steps without the game "
+                        "ending (a loop without end?); raise the budget with game.yaml "
+                        "'limits: {steps: N}' or --max-steps if the game really needs it")
+
+    def attr(self, x, name):
+        """`x.name` for a value the checker could not type: only the fields the
+        language documents and the names the ruleset declares are readable."""
+        t = type(x)
+        if t is Table:  # a row of a YAML table: its keys are what the ruleset declared
+            return self.key(x, name)
+        allowed = self.program.readable.get(x.kind if t is Comp else t)
+        if allowed is None or name not in allowed:
+            if x is None:
+                raise RuleError(f"used .{name} of none (a value that is missing)")
+            raise RuleError(f"{kind_of(x)} has no attribute {name!r}"
+                            + (f" (a {x.kind})" if t is Comp else ""))
+        if t is Zone:
+            if name == "size":
+                return len(x.items)
+            if name == "items":
+                return list(x.items)
+            return getattr(x, name)
+        if t is PieceRow:
+            return sum(x.counts)
+        if name in _FIELDS[t]:
+            return getattr(x, name)
+        return getattr(x, py_name(name))
+
+    def set_attr(self, x, name, value):
+        t = type(x)
+        allowed = self.program.writable.get(x.kind if t is Comp else t)
+        if allowed is None or name not in allowed:
+            raise RuleError(f"{name!r} of {kind_of(x)} cannot be changed"
+                            if x is not None else f"cannot set .{name} of none")
+        setattr(x, py_name(name), value)
+
+    def key(self, table, name):
+        """t.name of a table read from YAML."""
+        if not isinstance(table, dict):
+            raise RuleError(f"{kind_of(table)} has no key {name!r}")
+        try:
+            return table[name]
+        except KeyError:
+            raise RuleError(f"the table has no key {name!r}") from None
 
     def win(self, who):
-        self.winners = list(who) if isinstance(who, (list, tuple)) else (
-            [] if who is None else [who])
+        self.winners = FrozenList(who if isinstance(who, (list, tuple)) else (
+            [] if who is None else [who]))
         raise GameOver()
 
     def end_game(self):
@@ -405,7 +520,7 @@ class Game:
     def end_turn(self, prev):
         self.current = prev
 
-    def n_side(self, sid):
+    def side_by_id(self, sid):
         return getattr(self, f"n_{sid}")
 
     def check_invariants(self):
@@ -413,13 +528,13 @@ class Game:
         component in exactly the zone it names. Raises RuleError if not."""
         rs = self.program.rs
         locations = self.spaces + self.comps
-        notes = {piece for piece, _ in self.program.money}
+        notes = {piece for piece, _, _ in self.program.money}
         for piece, supply in rs.pieces.items():
             per_side = rs.piece_supply.get(piece, {})
             grand = 0
+            a = py_name(piece)
             for s in self.sides:
-                total = getattr(s, piece) + sum(getattr(l, piece).counts[s.index]
-                                                for l in locations)
+                total = getattr(s, a) + sum(getattr(l, a).counts[s.index] for l in locations)
                 expected = per_side.get(s.id, supply)
                 grand += total - expected
                 if total != expected and piece not in notes and piece not in self.program.given:
@@ -445,6 +560,8 @@ class Game:
 
     # ------------------------------------------------------------ log
     def say(self, text, **extra):
+        if len(self.log) >= MAX_LOG:
+            raise RuleError(f"the log passed {MAX_LOG:,} lines (a 'log' in a loop without end?)")
         entry = {"round": self.round, "phase": self.phase, "text": text}
         entry.update(extra)
         self.log.append(entry)
@@ -476,9 +593,7 @@ class Game:
         if not player.is_player:
             raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
                             "decide for it in the rules")
-        self.decisions += 1
-        if self.decisions > MAX_DECISIONS:
-            raise RuleError(f"the game did not end within {MAX_DECISIONS} decisions")
+        self._count_decision(player, name)
         agent = self.agents[player.index]
         i = agent.pick(Decision(self, player, name, prompt, labels))
         label = labels[i]
@@ -487,6 +602,14 @@ class Game:
             self.say(f"{player.id} {name}: {label}", decision=name, player=player.id,
                      choice=label, options=n)
         return opts[i]
+
+    def _count_decision(self, player, name):
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            recent = [f"{p} {d}" for p, d, _ in self.history[-6:]]
+            raise RuleError(f"the game did not end within {MAX_DECISIONS:,} decisions: it goes "
+                            f"round in circles here ({player.id} {name}"
+                            + (f"; before: {', '.join(recent)}" if recent else "") + ")")
 
     def _bot_choice(self, player, name, opts, labels, prefs, site):
         """A bot takes the option its rules rank lowest (`prefer`); ties go to
@@ -504,9 +627,7 @@ class Game:
             else:
                 raise RuleError(f"bot {player.id} has no rule to choose {name} "
                                 "(give its options a 'prefer' rank)")
-        self.decisions += 1
-        if self.decisions > MAX_DECISIONS:
-            raise RuleError(f"the game did not end within {MAX_DECISIONS} decisions")
+        self._count_decision(player, name)
         label = labels[best]  # not in history: replays make the same choice again
         if self.logging:
             self.say(f"{player.id} (bot) {name}: {label} ({why})", decision=name,
@@ -616,19 +737,21 @@ class Game:
     def place(self, piece, owner, loc, n):
         if owner is None:
             raise RuleError(f"place {piece}: no owner")
-        have = getattr(owner, piece)
+        a = py_name(piece)
+        have = getattr(owner, a)
         if n is None or n > have:
             n = have
         if n <= 0:
             return 0
-        setattr(owner, piece, have - n)
-        getattr(loc, piece).counts[owner.index] += n
+        setattr(owner, a, have - n)
+        getattr(loc, a).counts[owner.index] += n
         if self.logging:
             self.say(f"{owner.id} places {n} {piece} at {loc.id}")
         return n
 
     def remove(self, piece, owner, loc, n):
-        row = getattr(loc, piece).counts
+        a = py_name(piece)
+        row = getattr(loc, a).counts
         owners = self.sides if owner is None else (owner,)
         total = 0
         for o in owners:
@@ -636,30 +759,32 @@ class Game:
             k = have if n is None or n > have else n
             if k > 0:
                 row[o.index] = have - k
-                setattr(o, piece, getattr(o, piece) + k)
+                setattr(o, a, getattr(o, a) + k)
                 total += k
                 if self.logging:
                     self.say(f"{k} {piece} of {o.id} leave {loc.id}")
         return total
 
     def transfer(self, piece, owner, src, dst, n):
-        a = getattr(src, piece).counts
+        attr = py_name(piece)
+        a = getattr(src, attr).counts
         have = a[owner.index]
         k = have if n is None or n > have else n
         if k > 0:
             a[owner.index] = have - k
-            getattr(dst, piece).counts[owner.index] += k
+            getattr(dst, attr).counts[owner.index] += k
             if self.logging:
                 self.say(f"{k} {piece} of {owner.id}: {src.id} -> {dst.id}")
         return k
 
     def give(self, piece, n, giver, taker):
         """Move pieces between two sides' supplies (all of them when n is none)."""
-        have = getattr(giver, piece)
+        a = py_name(piece)
+        have = getattr(giver, a)
         k = have if n is None or n > have else n
         if k > 0:
-            setattr(giver, piece, have - k)
-            setattr(taker, piece, getattr(taker, piece) + k)
+            setattr(giver, a, have - k)
+            setattr(taker, a, getattr(taker, a) + k)
             if self.logging:
                 self.say(f"{giver.id} gives {k} {piece} to {taker.id}")
         return k
@@ -672,23 +797,23 @@ class Game:
         if amount is None or amount <= 0:
             return 0
         money = self.program.money
-        if amount % money[-1][1]:
-            raise RuleError(f"pay {amount}: not a multiple of the smallest note ({money[-1][1]})")
-        have = sum(getattr(payer, p) * v for p, v in money)
+        if amount % money[-1][2]:
+            raise RuleError(f"pay {amount}: not a multiple of the smallest note ({money[-1][2]})")
+        have = sum(getattr(payer, a) * v for _, a, v in money)
         if have < amount:
             raise RuleError(f"{payer.id} cannot pay {amount}: holds only {have}")
-        bank = self.n_side(self.program.rs.bank)
+        bank = self.side_by_id(self.program.rs.bank)
         while True:
             give, need = {}, amount
-            for piece, value in money:
-                k = min(getattr(payer, piece), need // value)
-                give[piece] = k
+            for _, a, value in money:
+                k = min(getattr(payer, a), need // value)
+                give[a] = k
                 need -= k * value
             if need == 0:
                 break
             # break the smallest note bigger than what is still needed
-            big = [(p, v) for p, v in reversed(money)
-                   if v > need and getattr(payer, p) - give[p] > 0]
+            big = [(a, v) for _, a, v in reversed(money)
+                   if v > need and getattr(payer, a) - give[a] > 0]
             # change comes from the bank first, then the payee, then anyone
             changers = [bank, payee] + [s for s in self.sides if s not in (bank, payee)]
             if big and any(self._exchange(payer, big[0], c) for c in changers if c is not payer):
@@ -697,10 +822,10 @@ class Game:
             if big and self._overpay(payer, payee, give, big[0], need):
                 return amount
             raise RuleError(f"no change can be made for {payer.id}'s payment of {amount}")
-        for piece, k in give.items():
+        for a, k in give.items():
             if k:
-                setattr(payer, piece, getattr(payer, piece) - k)
-                setattr(payee, piece, getattr(payee, piece) + k)
+                setattr(payer, a, getattr(payer, a) - k)
+                setattr(payee, a, getattr(payee, a) + k)
         if self.logging:
             self.say(f"{payer.id} pays {amount} to {payee.id}")
         return amount
@@ -708,7 +833,7 @@ class Game:
     def _overpay(self, payer, payee, give, note, need):
         piece, value = note
         back, rest = {}, value - need
-        for p, v in self.program.money:
+        for _, p, v in self.program.money:
             k = min(getattr(payee, p) + (give[p] if p in give else 0) +
                     (1 if p == piece else 0), rest // v)
             back[p] = k
@@ -724,8 +849,8 @@ class Game:
             setattr(payee, p, getattr(payee, p) - k)
             setattr(payer, p, getattr(payer, p) + k)
         if self.logging:
-            paid = sum(v * k for (p, v) in self.program.money for k in [give.get(p, 0)]) - \
-                sum(v * back.get(p, 0) for p, v in self.program.money)
+            paid = sum(v * give.get(p, 0) for _, p, v in self.program.money) - \
+                sum(v * back.get(p, 0) for _, p, v in self.program.money)
             self.say(f"{payer.id} pays {paid} to {payee.id} (a bigger note, change back)")
         return True
 
@@ -733,7 +858,7 @@ class Game:
         """`side` swaps one `note` for smaller notes of equal value held by
         `changer`; False when the changer cannot make that change."""
         piece, value = note
-        smaller = [(p, v) for p, v in self.program.money if v < value]
+        smaller = [(p, v) for _, p, v in self.program.money if v < value]
         need, take = value, {}
         for p, v in smaller:
             k = min(getattr(changer, p), need // v)
@@ -757,11 +882,11 @@ class Game:
         rng = self.rng
         for d in dice:
             if rig is not None and rig.rolls:
-                d.value = rig.rolls.pop(0)
+                d.u_value = rig.rolls.pop(0)
             else:
-                d.value = rng.randint(1, d.sides)
+                d.u_value = rng.randint(1, d.u_sides)
         if self.logging:
-            self.say("roll: " + " ".join(str(d.value) for d in dice))
+            self.say("roll: " + " ".join(str(d.u_value) for d in dice))
 
     def shuffle(self, zone):
         self.rng.shuffle(zone.items)
@@ -791,7 +916,11 @@ class Game:
         var = self.program.rs.score_var
         if var is None:
             return {}
-        return {p.id: getattr(p, py_name(var)) for p in self.players}
+        out = {}
+        for p in self.players:
+            v = getattr(p, py_name(var))
+            out[p.id] = v if v is None or isinstance(v, (int, str)) else display(v)
+        return out
 
 
 def _coerce(value, choices):
@@ -802,12 +931,28 @@ def _coerce(value, choices):
     return value
 
 
+_PY_TYPES = {"NoneType": "none", "int": "a number", "str": "text", "bool": "true/false",
+             "list": "a list", "FrozenList": "a list", "Table": "a table", "dict": "a table",
+             "Side": "a side", "Space": "a space", "Comp": "a component", "Zone": "a zone",
+             "PieceRow": "a piece count", "function": "a function"}
+
+
 def _friendly(e: Exception) -> str:
+    """A Python exception from generated code, in the language's words."""
     msg = str(e)
     if isinstance(e, ZeroDivisionError):
         return "division by zero"
-    if isinstance(e, AttributeError) and "NoneType" in msg:
-        return "used an attribute of none (a value that is missing)"
+    m = re.match(r"'(\w+)' object has no attribute '(?:u_)?(\w+)'", msg)
+    if isinstance(e, AttributeError) and m:
+        if m.group(1) == "NoneType":
+            return f"used .{m.group(2)} of none (a value that is missing)"
+        return f"{_PY_TYPES.get(m.group(1), 'this value')} has no attribute {m.group(2)!r}"
     if isinstance(e, TypeError) and "NoneType" in msg:
         return "used none (a missing value) where a value is needed"
-    return f"{type(e).__name__}: {msg}"
+    if isinstance(e, KeyError):
+        return f"no entry {msg} in the table"
+    if isinstance(e, IndexError):
+        return "an index past the end of a list"
+    for py, ours in _PY_TYPES.items():
+        msg = msg.replace(f"'{py}'", ours)
+    return msg

@@ -10,11 +10,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticError
+from .limits import MAX_NESTING, MAX_NUMBER
 
 _GRAMMAR = Path(__file__).with_name("rules.lark")
 
@@ -52,6 +53,8 @@ class _Newlines:
         last_nl = True
         last = None
         for tok in stream:
+            if tok.type == "NAME" and tok.startswith("_"):
+                raise _ReservedName(tok)
             if tok.type == "_NL":
                 if depth or last_nl or last in _CONTINUES or \
                         _CONTINUE_AHEAD.match(self.text, tok.end_pos):
@@ -74,6 +77,54 @@ _CONTINUE_AHEAD = re.compile(
 _CONTINUES = {"COMMA", "AND", "OR", "ADDOP", "MULOP", "COMPOP", "EQUAL", "AUGOP", "NOT",
               "IN", "IF", "ELSE", "WHEN", "WHERE", "LABEL", "FOR", "FROM", "TO", "AT", "OF",
               "AS", "_ARROW", "MAY"}
+
+class _ReservedName(Exception):
+    """A name starting with '_': those belong to the engine, never to rules."""
+
+    def __init__(self, tok):
+        super().__init__(str(tok))
+        self.tok = tok
+
+
+def _reserved(src: Source, e: _ReservedName) -> Diagnostic:
+    line, col = src.pos(e.tok.line, e.tok.column)
+    return Diagnostic(src.path, line, col, "SYNTAX",
+                      f"names may not begin with '_' ({str(e.tok)!r})",
+                      hint="names starting with '_' belong to the engine; rename it")
+
+
+def _too_deep(src: Source, tree) -> Diagnostic | None:
+    """The first node nested deeper than MAX_NESTING, walked without recursion
+    (deep input must not exhaust Python's stack before it is reported)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        if d > MAX_NESTING:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
+            fl, fc = src.pos(line, col)
+            return Diagnostic(src.path, fl, fc, "LIMIT",
+                              f"rules nested more than {MAX_NESTING} levels deep",
+                              hint="split the rule into functions")
+        stack.extend((c, d + 1) for c in node.children)
+    return None
+
+
+def _parse(src: Source, text: str, start: str):
+    """Parse, reporting a syntax error, a reserved name or too deep nesting."""
+    parser = _lark()
+    parser.options.postlex.text = text
+    try:
+        tree = parser.parse(text, start=start)
+    except _ReservedName as e:
+        raise DiagnosticError(_reserved(src, e)) from None
+    deep = _too_deep(src, tree)
+    if deep is not None:
+        raise DiagnosticError(deep)
+    return tree
+
 
 _parser = None
 
@@ -199,10 +250,8 @@ def _check_jumps(tree) -> None:
 
 
 def parse(src: Source) -> A.Module:
-    parser = _lark()
-    parser.options.postlex.text = src.text + "\n"
     try:
-        tree = parser.parse(src.text + "\n", start="start")
+        tree = _parse(src, src.text + "\n", "start")
     except UnexpectedInput as err:
         first = _syntax_error(src, err)
         raise DiagnosticError(_more_errors(src, first)) from None
@@ -237,10 +286,12 @@ def _more_errors(src: Source, first: Diagnostic) -> list:
         return found
     for line0, chunk in _chunks(src.text):
         sub = Source(src.path, chunk, src.line0 + line0, src.col0)
-        parser = _lark()
-        parser.options.postlex.text = chunk + "\n"
         try:
-            parser.parse(chunk + "\n", start="start")
+            _parse(sub, chunk + "\n", "start")
+        except DiagnosticError as e:
+            d = e.diagnostics[0]
+            if all((d.line, d.col) != (f.line, f.col) for f in found) and d.line > first.line:
+                found.append(d)
         except UnexpectedInput as err:
             d = _syntax_error(sub, err)
             if all((d.line, d.col) != (f.line, f.col) for f in found) and d.line > first.line:
@@ -249,10 +300,8 @@ def _more_errors(src: Source, first: Diagnostic) -> list:
 
 
 def parse_stmts(src: Source) -> list:
-    parser = _lark()
-    parser.options.postlex.text = src.text + "\n"
     try:
-        tree = parser.parse(src.text + "\n", start="stmts")
+        tree = _parse(src, src.text + "\n", "stmts")
     except UnexpectedInput as err:
         raise DiagnosticError(_syntax_error(src, err)) from None
     stmts = _build(src, tree)
@@ -261,10 +310,8 @@ def parse_stmts(src: Source) -> list:
 
 
 def parse_expr(src: Source) -> A.Node:
-    parser = _lark()
-    parser.options.postlex.text = src.text
     try:
-        tree = parser.parse(src.text, start="expr")
+        tree = _parse(src, src.text, "expr")
     except UnexpectedInput as err:
         raise DiagnosticError(_syntax_error(src, err)) from None
     return _build(src, tree)
@@ -576,7 +623,13 @@ class _Build(Transformer):
         return list(items)
 
     def number(self, meta, items):
-        return A.Num(int(items[0]), span=self._span(meta))
+        digits = str(items[0]).lstrip("0") or "0"
+        if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+            line, col = self.src.pos(items[0].line, items[0].column)
+            raise DiagnosticError(Diagnostic(
+                self.src.path, line, col, "LIMIT",
+                f"number too large: rules count up to {MAX_NUMBER:,}"))
+        return A.Num(int(digits), span=self._span(meta))
 
     def string(self, meta, items):
         return self._interpolated(items[0])

@@ -16,7 +16,9 @@ from ruamel.yaml.scalarstring import LiteralScalarString, FoldedScalarString
 from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticError
 from .parser import Source, parse
-from .yamlio import load_yaml, plain, position, schema_diagnostics
+from .limits import MAX_COMPONENTS, MAX_COPIES, MAX_PATH_CHARS, MAX_SPACES
+from .yamlio import (exists, is_dir, load_yaml, path_too_long, plain, position, read_text,
+                     schema_diagnostics, shorten)
 
 RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
 COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
@@ -92,6 +94,7 @@ class Ruleset:
     piece_supply: dict = field(default_factory=dict)  # piece -> {side: supply}
     money: list = field(default_factory=list)  # [(money note piece, value)], largest first
     bank: str | None = None
+    steps: int | None = None  # the step budget of one game (game.yaml limits.steps)
 
     def zone_names(self, scope):
         return [n for (s, n) in self.zones if s == scope]
@@ -105,25 +108,31 @@ class _Loader:
         # kinds of files that failed to load ("*": kind unknown); references into
         # them are not checked, so one broken file does not cascade into others
         self.broken: set[str] = set()
+        self.raw: dict = {}  # path -> lines, for the positions of card rules
+        self.too_many = False  # MAX_COMPONENTS was reported
 
     def err(self, path, line, col, code, msg, hint=""):
         self.diags.append(Diagnostic(str(path), line, col, code, msg, hint=hint))
 
     def run(self, variant=None, options=None) -> Ruleset:
         folder = self.folder
-        if not folder.is_dir():
-            self.err(folder, 1, 1, "FILE-MISSING", f"no ruleset folder at {folder}")
+        if path_too_long(folder):
+            self.err(folder, 1, 1, "LIMIT", f"the path is {len(str(folder)):,} characters long; "
+                     f"the limit is {MAX_PATH_CHARS:,}", hint="use a shorter folder name")
+            return self.rs
+        if not is_dir(folder):
+            self.err(folder, 1, 1, "FILE-MISSING", f"no ruleset folder at {shorten(folder, 200)}")
             return self.rs
         game = folder / "game.yaml"
-        if not game.exists():
+        if not exists(game):
             self.err(game, 1, 1, "FILE-MISSING", "a ruleset needs a game.yaml (kind: game)")
             self.broken.add("game")
         self.rs.variants = sorted(p.parent.name for p in folder.glob("variants/*/variant.yaml"))
         self.load_layer(folder, ("game", "components", "board", "tables"))
         if variant is not None:
-            vdir = folder / "variants" / variant
-            if not (vdir / "variant.yaml").exists():
-                self.err(game, 1, 1, "OPTION", f"no variant {variant!r}",
+            vdir = folder / "variants" / str(variant)
+            if variant not in self.rs.variants:  # a folder name, never a path elsewhere
+                self.err(game, 1, 1, "OPTION", f"no variant {shorten(variant)!r}",
                          hint="variants: " + (", ".join(self.rs.variants) or "none"))
             else:
                 self.load_layer(vdir, ("variant", "components", "tables"))
@@ -141,10 +150,13 @@ class _Loader:
                     value = choice
             for sub in table.get(str(value), []):
                 odir = vdir / sub
-                if not (odir / "overlay.yaml").exists():
+                inside = not Path(sub).is_absolute() and ".." not in Path(sub).parts
+                if not inside or not exists(odir / "overlay.yaml"):
                     f, line, col = self.rs.options[opt]["at"]
                     self.err(f, line, col, "FILE-MISSING",
-                             f"option {opt}={value} needs overlay folder {sub}/overlay.yaml")
+                             f"option {opt}={shorten(value)} needs overlay folder "
+                             f"{shorten(sub)}/overlay.yaml" + ("" if inside else
+                                                              " inside the variant's folder"))
                     continue
                 self.load_layer(odir, ("overlay", "components", "tables"))
 
@@ -193,10 +205,8 @@ class _Loader:
             else:
                 getattr(self, f"load_{kind}")(f, doc)
         for f in sorted(folder.glob("*.rules")):
-            try:
-                text = f.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as e:
-                self.err(f, 1, 1, "FILE-MISSING", f"cannot read file: {e}")
+            text = read_text(f, self.diags)
+            if text is None:
                 continue
             try:
                 self.rs.modules.append(parse(Source(str(f), text)))
@@ -329,6 +339,7 @@ class _Loader:
                 else:
                     rs.money.append((note, spec["value"]))
             rs.money.sort(key=lambda nv: -nv[1])
+        rs.steps = (doc.get("limits") or {}).get("steps")
         rs.score_var = doc.get("score")
         if rs.score_var and rs.score_var not in rs.side_vars:
             self.err(f, *position(doc, "score"), "REF-UNDEF",
@@ -363,6 +374,11 @@ class _Loader:
             self.err(f, 1, 1, "DUP-ID", f"a ruleset has one board; another is in {rs.where[('board-file',)]}")
             return
         rs.where[("board-file",)] = str(f)
+        if len(doc["spaces"]) > MAX_SPACES:  # refused before any space is made
+            self.err(f, *position(doc["spaces"], MAX_SPACES), "LIMIT",
+                     f"the board has {len(doc['spaces']):,} spaces; the limit is {MAX_SPACES:,}")
+            self.broken.add("board")
+            return
         for name, a in (doc.get("attributes") or {}).items():
             rs.space_attrs[name] = self.attr_def(f, doc["attributes"], name, a)
         for i, sp in enumerate(doc["spaces"]):
@@ -405,8 +421,23 @@ class _Loader:
         if zone is not None:
             rs.where[("kind-zone", kname)] = (str(f), *position(doc, "zone"))
         for item in doc["items"]:
+            if self.too_many:
+                return
             values = self.item_values(f, item, attrs, props, kname)
             count = item.get("count")
+            if count is not None and count > MAX_COPIES:  # refused before any id is made
+                self.err(f, *position(item, "count"), "LIMIT",
+                         f"{shorten(item['id'])!r} asks for {count:,} copies; the limit is "
+                         f"{MAX_COPIES:,} copies of one item")
+                self.broken.add("components")
+                continue
+            if len(rs.components) + (count or 1) > MAX_COMPONENTS:
+                self.err(f, *position(item, "count" if count is not None else "id"), "LIMIT",
+                         f"with {shorten(item['id'])!r} the ruleset has more than "
+                         f"{MAX_COMPONENTS:,} components, the limit")
+                self.broken.add("components")
+                self.too_many = True
+                return
             ids = [item["id"]] if count is None else [f"{item['id']}-{i}" for i in range(1, count + 1)]
             rules = None
             if "rules" in item:
@@ -427,7 +458,9 @@ class _Loader:
     def card_rules(self, f, item, owner):
         text = item["rules"]
         line, col = position(item, "rules")
-        raw = Path(f).read_text(encoding="utf-8").splitlines()
+        if f not in self.raw:  # the file was read and checked once already by load_yaml
+            self.raw[f] = (read_text(f, []) or "").splitlines()
+        raw = self.raw[f]
         if isinstance(text, (LiteralScalarString, FoldedScalarString)):
             # block scalar: content starts on the next line, indented
             indent = 0

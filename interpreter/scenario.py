@@ -18,7 +18,9 @@ from .diagnostics import Diagnostic, DiagnosticError
 from .engine import Game, Rig, StopGame, active_seats, load_program
 from .parser import Source, parse_expr, parse_stmts
 from .state import display
-from .yamlio import load_yaml, position, schema_diagnostics
+from .limits import MAX_PATH_CHARS
+from .yamlio import (is_dir, load_yaml, path_too_long, position, read_text, schema_diagnostics,
+                     shorten)
 
 OPS = {"==": lambda a, b: a == b if not _ent(a, b) else a is b,
        "!=": lambda a, b: a != b if not _ent(a, b) else a is not b,
@@ -87,24 +89,33 @@ class _Scenario:
             return False
         if "kind" in doc and "scenario" not in doc:
             self.err(*position(doc, "kind", at_key=True), "SCHEMA-VALUE",
-                     f"this is a ruleset file (kind: {doc['kind']}), not a scenario",
+                     f"this is a ruleset file (kind: {shorten(doc['kind'])}), not a scenario",
                      hint="validate the ruleset folder that holds it")
             return False
         self.diags.extend(schema_diagnostics(str(self.path), doc, "scenario"))
         if self.diags:
             return False
         self.doc = doc
-        self.raw = self.path.read_text(encoding="utf-8").splitlines()
-        self.ruleset = (self.path.parent / doc["ruleset"]).resolve()
-        if not self.ruleset.is_dir():
+        self.raw = (read_text(self.path, []) or "").splitlines()  # read and checked above
+        folder = self.path.parent / doc["ruleset"]
+        if path_too_long(doc["ruleset"]) or path_too_long(folder):
+            self.err(*position(doc, "ruleset"), "LIMIT",
+                     f"the ruleset path is {len(str(folder)):,} characters long; the limit is "
+                     f"{MAX_PATH_CHARS:,}", hint="use a shorter folder name")
+            return False
+        try:
+            self.ruleset = folder.resolve()
+        except (OSError, ValueError, RuntimeError):  # a NUL, a symlink loop: not a folder
+            self.ruleset = folder
+        if not is_dir(self.ruleset):
             self.err(*position(doc, "ruleset"), "FILE-MISSING",
-                     f"no ruleset folder at {doc['ruleset']} (relative to this file)")
+                     f"no ruleset folder at {shorten(doc['ruleset'], 200)} (relative to this file)")
             return False
         if "arrange" in doc:
             src = self.source(doc, "arrange")
             try:
                 stmts = parse_stmts(src)
-                self.extra.append(A.Func("scenario_arrange", [], stmts,
+                self.extra.append(A.Func("_arrange", [], stmts,
                                          span=A.Span(str(self.path), src.line0 + 1, 1)))
             except DiagnosticError as e:
                 self.diags.extend(e.diagnostics)
@@ -136,7 +147,7 @@ class _Scenario:
                     indent = len(ln) - len(ln.lstrip())
                     break
             return Source(str(self.path), str(text), line0=line, col0=indent)
-        quoted = self.raw[line - 1][col - 1:col] in ("'", '"')
+        quoted = line <= len(self.raw) and self.raw[line - 1][col - 1:col] in ("'", '"')
         return Source(str(self.path), str(text), line0=line - 1, col0=col - 1 + quoted,
                       first_only=True)
 
@@ -151,11 +162,11 @@ class _Scenario:
         span = expr.span
         chk = Check(str(text), span.line, span.col, when, phase, rnd)
         if isinstance(expr, A.Compare) and expr.op in OPS:
-            chk.left, chk.right, chk.op = f"scenario_l{k}", f"scenario_r{k}", expr.op
+            chk.left, chk.right, chk.op = f"_l{k}", f"_r{k}", expr.op
             self.extra.append(A.Func(chk.left, [], [A.Return(expr.left, span=span)], span=span))
             self.extra.append(A.Func(chk.right, [], [A.Return(expr.right, span=span)], span=span))
         else:
-            chk.fn = f"scenario_e{k}"
+            chk.fn = f"_e{k}"  # engine names start with _: no rule can clash
             self.extra.append(A.Func(chk.fn, [], [A.Return(expr, span=span)], span=span))
         self.checks.append(chk)
 
@@ -206,7 +217,7 @@ class _Scenario:
                 raise StopGame()
 
         game.hooks = hook
-        arrange = ns.get("f_scenario_arrange")
+        arrange = ns.get("f__arrange")
         begin = (start.get("round", 1), start["phase"]) if start else None
         try:
             game.run(begin, arrange)

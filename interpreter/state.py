@@ -1,35 +1,78 @@
 """Runtime objects of a game: sides, spaces, components, zones, piece counts.
 
-User-visible attributes (variables, zones, component attributes and
-properties) are plain Python attributes so that compiled rules reach them with
-one attribute lookup; the engine's own bookkeeping starts with an underscore,
-which rule names may not.
+Everything a ruleset declares on a side, space or component (variables,
+zones, attributes, properties, piece counts) is a plain Python attribute named
+`u_<name>` (py_name), so compiled rules reach it with one attribute lookup and
+no declared name can ever meet an engine field or a Python attribute. Engine
+fields the language documents (id, name, index, kind, zone ...) keep their
+own names; the engine's private bookkeeping starts with an underscore, which
+rule names may not.
 """
 from __future__ import annotations
 
-import keyword
+from .limits import MAX_TEXT
 
 
 def py_name(name: str) -> str:
-    """The Python attribute that holds rule-level attribute `name`."""
-    return name + "_" if keyword.iskeyword(name) else name
+    """The Python attribute that holds declared attribute `name`."""
+    return "u_" + name
+
+
+class RuleError(Exception):
+    """A rule did something impossible at run time; the message is for designers."""
+
+
+class FrozenList(list):
+    """A list the rules may read but not change: the engine's own lists
+    (players, winners, a table's lists, a space list attribute)."""
+
+    __slots__ = ()
+
+    def _frozen(self, *args, **kwargs):
+        raise RuleError("this list belongs to the game and cannot be changed; "
+                        "copy it first: [x for x in xs]")
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _frozen
+    append = extend = insert = pop = remove = clear = sort = reverse = _frozen
 
 
 class Table(dict):
-    """A YAML table: index with t["key"] or t.key."""
+    """A YAML table or the game's options: read with t["key"]; never changed
+    by the rules (tables are shared by every game of a program)."""
 
-    def __getattr__(self, key):
-        try:
-            return self[key]
-        except KeyError:
-            raise AttributeError(key) from None
+    __slots__ = ()
+
+    def _frozen(self, *args, **kwargs):
+        raise RuleError("tables and options cannot be changed by the rules")
+
+    def __getattr__(self, attr):
+        # t.name compiles to t.u_name, like every declared attribute: a key of
+        # the table, never one of dict's own methods
+        if attr.startswith("u_"):
+            try:
+                return self[attr[2:]]
+            except KeyError:
+                pass
+        raise AttributeError(f"'Table' object has no attribute {attr!r}")
+
+    __setitem__ = __delitem__ = __ior__ = _frozen
+    clear = pop = popitem = setdefault = update = _frozen
 
 
 def to_table(value):
     if isinstance(value, dict):
-        return Table({k: to_table(v) for k, v in value.items()})
+        t = Table()
+        for k, v in value.items():
+            dict.__setitem__(t, k, to_table(v))
+        return t
     if isinstance(value, list):
-        return [to_table(v) for v in value]
+        return FrozenList(to_table(v) for v in value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):  # ruamel's int and str subclasses carry formatting
+        return int(value)
+    if isinstance(value, str):
+        return str(value)
     return value
 
 
@@ -150,7 +193,15 @@ class PieceRow:
 
 
 def display(value) -> str:
-    """How a value reads in labels, logs and messages."""
+    """How a value reads in labels, logs and messages (at most MAX_TEXT
+    characters: longer text is cut and marked)."""
+    text = _display(value)
+    if len(text) > MAX_TEXT:
+        return text[:MAX_TEXT] + "..."
+    return text
+
+
+def _display(value) -> str:
     if value is None:
         return "none"
     if value is True:
@@ -158,7 +209,13 @@ def display(value) -> str:
     if value is False:
         return "false"
     if isinstance(value, (list, tuple)):
-        return ",".join(display(v) for v in value)
+        return ",".join(_display(v) for v in value)
     if isinstance(value, (Entity, Zone)):
         return value.id
-    return str(value)
+    if isinstance(value, (int, str)):
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_display(v)}" for k, v in value.items()) + "}"
+    if callable(value):
+        return "a function"  # never a Python repr: it would show memory addresses
+    return type(value).__name__

@@ -18,7 +18,9 @@ def list_of(t: str) -> str:
 
 def elem(t: str) -> str:
     if t.startswith("list:"):
-        return t[5:]
+        # a function kept in a list may have been replaced by anything: only
+        # a lambda or a `let` of one is known to be a function
+        return "any" if t == "list:func" else t[5:]
     if t == "zone":
         return "comp"
     return "any"
@@ -61,7 +63,8 @@ class Builtin:
     max_args: int  # -1: any number
     result: Callable[[list], str]
     doc: str
-    game: bool = False  # the Python function takes the game first
+    game: bool = False  # reads the game's state (documentation only: every B_ takes G)
+    fn_args: tuple = ()  # positions of arguments that must be functions (x => ...)
 
 
 def _first(args):
@@ -78,26 +81,26 @@ def _const(t):
 
 BUILTINS: dict[str, Builtin] = {
     "len": Builtin(1, 1, _const("int"), "number of items in a list or zone"),
-    "count": Builtin(1, 2, _const("int"), "count(xs) items; count(xs, x => cond) matching items"),
-    "sum": Builtin(1, 2, _const("int"), "sum(xs) or sum(xs, x => value)"),
+    "count": Builtin(1, 2, _const("int"), "count(xs) items; count(xs, x => cond) matching items", fn_args=(1,)),
+    "sum": Builtin(1, 2, _const("int"), "sum(xs) or sum(xs, x => value)", fn_args=(1,)),
     "max": Builtin(1, -1, lambda a: "int", "largest of numbers, or of a list"),
     "min": Builtin(1, -1, lambda a: "int", "smallest of numbers, or of a list"),
     "abs": Builtin(1, 1, _const("int"), "absolute value"),
-    "max_by": Builtin(2, 2, _first, "first item with the largest key, none if empty"),
-    "min_by": Builtin(2, 2, _first, "first item with the smallest key, none if empty"),
-    "most": Builtin(2, 2, _same_list, "all items tied for the largest key"),
-    "fewest": Builtin(2, 2, _same_list, "all items tied for the smallest key"),
-    "filter": Builtin(2, 2, _same_list, "items for which the test holds"),
-    "map": Builtin(2, 2, _const("list:any"), "the function applied to every item"),
-    "sort_by": Builtin(2, 2, _same_list, "items ordered by key, smallest first (stable)"),
+    "max_by": Builtin(2, 2, _first, "first item with the largest key, none if empty", fn_args=(1,)),
+    "min_by": Builtin(2, 2, _first, "first item with the smallest key, none if empty", fn_args=(1,)),
+    "most": Builtin(2, 2, _same_list, "all items tied for the largest key", fn_args=(1,)),
+    "fewest": Builtin(2, 2, _same_list, "all items tied for the smallest key", fn_args=(1,)),
+    "filter": Builtin(2, 2, _same_list, "items for which the test holds", fn_args=(1,)),
+    "map": Builtin(2, 2, _const("list:any"), "the function applied to every item", fn_args=(1,)),
+    "sort_by": Builtin(2, 2, _same_list, "items ordered by key, smallest first (stable)", fn_args=(1,)),
     "sort": Builtin(1, 1, _same_list, "items in ascending order"),
     "reverse": Builtin(1, 1, _same_list, "items in reverse order"),
-    "first": Builtin(1, 2, _first, "first item (matching the test), none if there is none"),
+    "first": Builtin(1, 2, _first, "first item (matching the test), none if there is none", fn_args=(1,)),
     "last": Builtin(1, 1, _first, "last item, none if empty"),
-    "any": Builtin(1, 2, _const("bool"), "any(xs) or any(xs, x => test)"),
-    "every": Builtin(1, 2, _const("bool"), "every(xs) or every(xs, x => test)"),
+    "any": Builtin(1, 2, _const("bool"), "any(xs) or any(xs, x => test)", fn_args=(1,)),
+    "every": Builtin(1, 2, _const("bool"), "every(xs) or every(xs, x => test)", fn_args=(1,)),
     "unique": Builtin(1, 1, _same_list, "items without repeats, first occurrence kept"),
-    "distinct": Builtin(2, 2, _same_list, "the first item for each key: distinct(dice, d => d.value)"),
+    "distinct": Builtin(2, 2, _same_list, "the first item for each key: distinct(dice, d => d.value)", fn_args=(1,)),
     "index_of": Builtin(2, 2, _const("int"), "position of an item (0-based), -1 if absent"),
     "rotate": Builtin(2, 2, _same_list, "the list starting at the given item, wrapping round"),
     "next_of": Builtin(2, 2, _first, "the item after the given one, wrapping round"),

@@ -6,7 +6,7 @@ which components are inside, only how many: a bag, a deck).
 """
 from __future__ import annotations
 
-from .state import Comp, Space, Zone, display
+from .state import Comp, Space, Zone, display, py_name
 
 
 def visible(zone: Zone, side) -> bool:
@@ -29,7 +29,7 @@ def _comp(c: Comp, program) -> dict:
     kd = program.rs.kinds[c.kind]
     out = {"id": c.id, "kind": c.kind}
     for name in list(kd.attributes) + list(kd.properties):
-        out[name] = _value(getattr(c, name if name.isidentifier() else name, None))
+        out[name] = _value(getattr(c, py_name(name), None))
     return out
 
 
@@ -55,14 +55,16 @@ def view_for(game, side) -> dict:
     }
     for s in game.sides:
         out["sides"][s.id] = {
-            "variables": {k: _value(getattr(s, k)) for k in rs.side_vars},
-            "supply": {p: getattr(s, p) for p in rs.pieces},
-            "zones": {n: _zone(getattr(s, n), side, game.program) for n in rs.zone_names("side")},
+            "variables": {k: _value(getattr(s, py_name(k))) for k in rs.side_vars},
+            "supply": {p: getattr(s, py_name(p)) for p in rs.pieces},
+            "zones": {n: _zone(getattr(s, py_name(n)), side, game.program)
+                      for n in rs.zone_names("side")},
         }
     for sp in game.spaces:
-        entry = {n: _zone(getattr(sp, n), side, game.program) for n in rs.zone_names("space")}
+        entry = {n: _zone(getattr(sp, py_name(n)), side, game.program)
+                 for n in rs.zone_names("space")}
         for p in rs.pieces:
-            row = getattr(sp, p)
+            row = getattr(sp, py_name(p))
             entry[p] = {s.id: row.counts[s.index] for s in game.sides if row.counts[s.index]}
         out["spaces"][sp.id] = entry
     return out

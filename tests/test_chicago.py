@@ -5,7 +5,8 @@ import pytest
 
 from interpreter.agents import RandomAgent
 from interpreter.builtins import B_cash
-from interpreter.engine import MAX_DECISIONS, Game, load_program
+from interpreter.engine import Game, load_program
+from interpreter.limits import MAX_DECISIONS
 
 RULESET = Path(__file__).resolve().parent.parent / "rules" / "chicago"
 TOTAL = 265_000  # 420 notes: 20 x 5000, 100 each of 1000, 500, 100, 50
@@ -20,7 +21,7 @@ def program():
 
 def money(game):
     """All money: notes held by every side (bank included) plus credit."""
-    return sum(B_cash(game, s) for s in game.sides) + sum(p.credit for p in game.players)
+    return sum(B_cash(game, s) for s in game.sides) + sum(p.u_credit for p in game.players)
 
 
 @pytest.mark.parametrize("bosses", [2, 3, 4])
@@ -40,8 +41,8 @@ def test_random_games_end_by_a_rule_with_money_conserved(program, bosses):
         assert game.finished and game.decisions < MAX_DECISIONS
         assert len(game.winners) == 1
         w = game.winners[0]
-        alive_bosses = [p for p in game.players if p.id != "police" and not p.out]
-        by_rule = (game.v_ended_by_bank or w.marks >= 4 or
+        alive_bosses = [p for p in game.players if p.id != "police" and not p.u_out]
+        by_rule = (game.v_ended_by_bank or w.u_marks >= 4 or
                    (w.id != "police" and alive_bosses == [w]) or
                    (w.id == "police" and not alive_bosses))
         assert by_rule, f"seed {seed}: {w.id} won without a rule of the game"

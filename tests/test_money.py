@@ -49,15 +49,15 @@ def run(prog, amount):
 def test_a_note_is_broken_at_the_bank_to_pay_exactly(tmp_path):
     g = run(program(tmp_path), 600)
     ann, bob, bank = g.n_ann, g.n_bob, g.n_bank
-    assert (ann.n1000, ann.n500, ann.n100) == (0, 0, 4)
-    assert (bob.n1000, bob.n500, bob.n100) == (0, 1, 3)
-    assert (bank.n1000, bank.n500, bank.n100) == (11, 9, 5)
+    assert (ann.u_n1000, ann.u_n500, ann.u_n100) == (0, 0, 4)
+    assert (bob.u_n1000, bob.u_n500, bob.u_n100) == (0, 1, 3)
+    assert (bank.u_n1000, bank.u_n500, bank.u_n100) == (11, 9, 5)
     g.check_invariants()
 
 
 def test_paying_with_exact_notes_needs_no_change(tmp_path):
     g = run(program(tmp_path), 1000)
-    assert (g.n_ann.n1000, g.n_bob.n1000, g.n_bank.n1000) == (0, 1, 10)
+    assert (g.n_ann.u_n1000, g.n_bob.u_n1000, g.n_bank.u_n1000) == (0, 1, 10)
 
 
 def test_cash_counts_values(tmp_path):
@@ -87,9 +87,9 @@ def test_change_comes_from_another_side_when_the_bank_has_none(tmp_path):
     prog = program(tmp_path)
     game = Game(prog, seed=1)
     bank = game.n_bank
-    bank.n500, bank.n100 = 0, 0  # nobody can break ann's 1000 note...
-    game.n_bob.n500 = 1          # ...so she hands it over and bob gives 500 back
+    bank.u_n500, bank.u_n100 = 0, 0  # nobody can break ann's 1000 note...
+    game.n_bob.u_n500 = 1          # ...so she hands it over and bob gives 500 back
     game.v_amount = 500
     prog.setup(game)
-    assert (game.n_ann.n1000, game.n_ann.n500) == (0, 1)
-    assert game.n_bob.n1000 == 1 and game.n_bob.n500 == 0 and game.n_bob.n100 == 2
+    assert (game.n_ann.u_n1000, game.n_ann.u_n500) == (0, 1)
+    assert game.n_bob.u_n1000 == 1 and game.n_bob.u_n500 == 0 and game.n_bob.u_n100 == 2

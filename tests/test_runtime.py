@@ -77,7 +77,7 @@ def test_every_shadow_and_infusion_pairing_plays_with_conservation(program):
 def test_invariant_check_catches_a_lost_cube(program):
     game = play(program, 1, {"shadow": "the-badge", "infusion": "knockoff"}, logging=False)
     game.check_invariants()
-    game.n_green.cubes -= 1
+    game.n_green.u_cubes -= 1
     with pytest.raises(RuleError, match="green has 34 cubes"):
         game.check_invariants()
 
