@@ -119,8 +119,10 @@ def _agents(spec, program, seed, options=None):
               help="Replay a saved game, then let --agents play on from where it stopped.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Step budget of the game (default: the ruleset's, else 20,000,000).")
+@click.option("--view", "view", metavar="SEAT|public",
+              help="Print the log as this seat (or an onlooker) may read it.")
 def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant,
-         max_steps):
+         max_steps, view):
     """Play one full game of the ruleset at PATH."""
     if scenario:
         from .scenario import run_scenario_file
@@ -147,6 +149,10 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
             raise click.UsageError(f"{replay} is not a saved game: {e}") from None
         variant = saved.get("variant", variant)
     program = _program(path, "json" if as_json else "text", variant, options)
+    seat_ids = [sid for sid, _ in program.rs.seats]
+    if view is not None and view != "public" and view not in seat_ids:
+        raise click.UsageError(f"--view {view!r}: no such seat (seats: {', '.join(seat_ids)}; "
+                               "or public)")
     agent_list = _agents(agents, program, seed, options)
     if replay:  # replay the saved choices exactly, then the agents play on (resume)
         agent_list = replay_agents(saved, agent_list)
@@ -184,22 +190,33 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
         click.echo(json.dumps(result))
         return
     if not quiet:
-        _print_log(game)
+        _print_log(game, view)
     _print_result(program, result)
 
 
-def _print_log(game):
+def _print_log(game, view=None):
+    """The designer's log (each secret once, marked with who may read it), or
+    with --view the log one seat (or an onlooker) may read."""
     from rich.console import Console
+    from rich.text import Text
 
+    from .views import log_for
+
+    if view is None:
+        entries = game.log
+    else:
+        entries = log_for(game, None if view == "public" else game.side_by_id(view))
     console = Console(highlight=False)
-    for entry in game.log:
+    for entry in entries:
         text = entry["text"]
+        see = entry.get("see", "all")
         if text.startswith("=="):
-            console.print(f"[bold]{text}[/bold]")
-        elif "decision" in entry:
-            console.print(f"  [cyan]{text}[/cyan]")
-        else:
-            console.print(f"  {text}", markup=False)
+            console.print(Text(text, style="bold"))
+            continue
+        line = Text("  " + text, style="cyan" if "decision" in entry else "")
+        if see != "all":
+            line.append(f"  [seen by {', '.join(see) or 'nobody'}]", style="dim")
+        console.print(line)
 
 
 def _print_result(program, result):

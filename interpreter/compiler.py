@@ -886,6 +886,18 @@ class Compiler:
         self.emit(ind, "continue", s.span)
 
     def s_Log(self, s, scope, ind):
+        if isinstance(s.value, A.Str) and any(not isinstance(p, str) for p in s.value.parts):
+            # the values go to the log as they are, so that a component some
+            # seat may not see is shown to it as "a card" (views.py)
+            parts = [""]
+            for p in s.value.parts:
+                if isinstance(p, str):
+                    parts[-1] += p
+                else:
+                    parts += [self.expr(p, scope)[0], ""]
+            items = [repr(p) if i % 2 == 0 else p for i, p in enumerate(parts)]
+            self.emit(ind, f"if G.logging: G.log_parts(({', '.join(items)},))", s.span)
+            return
         code, _ = self.expr(s.value, scope)
         self.emit(ind, f"if G.logging: G.say(show(G, {code}))", s.span)
 

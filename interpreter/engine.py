@@ -17,6 +17,7 @@ from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
 from .limits import DEFAULT_STEPS, MAX_DECISIONS, MAX_LOG
 from .ruleset import Ruleset, load_ruleset
+from .views import viewers
 from .yamlio import plain
 from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, Zone, display, py_name,
                     to_table)
@@ -213,22 +214,22 @@ def validate_ruleset(path) -> list[Diagnostic]:
 
 
 class Decision:
-    """What an agent is shown: who decides what, the option labels, and — on
-    request — that player's view of the game (never the full state)."""
+    """What an agent is shown: who decides what, the option labels, and — for
+    an agent that asks for it (`wants_view = True`) — that player's view of
+    the game as plain data. It holds no path to the game itself: no state,
+    deck order or other players' hidden zones reach an agent."""
 
-    __slots__ = ("_game", "player", "decision", "prompt", "labels")
+    __slots__ = ("player", "decision", "prompt", "labels", "_view")
 
-    def __init__(self, game, player, decision, prompt, labels):
-        self._game = game
-        self.player = player.id
+    def __init__(self, player, decision, prompt, labels, view=None):
+        self.player = player
         self.decision = decision
         self.prompt = prompt
-        self.labels = labels
+        self.labels = list(labels)
+        self._view = view
 
-    def view(self) -> dict:
-        from .views import view_for
-
-        return view_for(self._game, self._game.side_by_id(self.player))
+    def view(self) -> dict | None:
+        return self._view
 
 
 class Rig:
@@ -559,12 +560,37 @@ class Game:
             raise RuleError(f"components lost: {', '.join(missing[:5])}")
 
     # ------------------------------------------------------------ log
-    def say(self, text, **extra):
+    def say(self, text, see="all", others=None, **extra):
+        """Log one event. `see` is "all" or the ids of the seats that may read
+        `text`; everyone else reads `others` (or nothing) — see views.log_for."""
         if len(self.log) >= MAX_LOG:
             raise RuleError(f"the log passed {MAX_LOG:,} lines (a 'log' in a loop without end?)")
-        entry = {"round": self.round, "phase": self.phase, "text": text}
+        entry = {"round": self.round, "phase": self.phase, "text": text, "see": see}
+        if others is not None:
+            entry["others"] = others
         entry.update(extra)
         self.log.append(entry)
+
+    def say_secret(self, text, seers, others, **extra):
+        """Log an event some seats may not see: public when everyone may."""
+        if seers is None:
+            self.say(text, **extra)
+        else:
+            self.say(text, sorted(seers), others, **extra)
+
+    def log_parts(self, parts):
+        """`log "...{x}..."`: a component some seat may not see is shown to it
+        as 'a <kind>' (parts alternate literal text and values)."""
+        hidden = [v for v in parts[1::2] if type(v) is Comp and viewers(v.zone) is not None]
+        text = "".join(p if i % 2 == 0 else display(p) for i, p in enumerate(parts))
+        if not hidden:
+            self.say(text)
+            return
+        seers = set.intersection(*(set(viewers(c.zone)) for c in hidden))
+        shown = "".join(p if i % 2 == 0 else
+                        (f"a {p.kind}" if type(p) is Comp and p in hidden else display(p))
+                        for i, p in enumerate(parts))
+        self.say(text, sorted(seers), shown)
 
     # ------------------------------------------------------------ decisions
     def choose(self, player, name, prompt, opts, labels, prefs=None, site=None):
@@ -587,21 +613,40 @@ class Game:
                 n = len(opts)
         if n == 1:
             if self.logging:
-                self.say(f"{player.id} {name}: {labels[0]} (only option)", decision=name,
-                         player=player.id, choice=labels[0], forced=True)
+                self._log_choice(player, name, opts[0], f"{labels[0]} (only option)",
+                                 choice=labels[0], forced=True)
             return opts[0]
         if not player.is_player:
             raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
                             "decide for it in the rules")
         self._count_decision(player, name)
         agent = self.agents[player.index]
-        i = agent.pick(Decision(self, player, name, prompt, labels))
+        view = None
+        if getattr(agent, "wants_view", False):
+            from .views import log_for, view_for
+            view = view_for(self, player)
+            view["log"] = log_for(self, player)[-50:]
+        i = agent.pick(Decision(player.id, name, prompt, labels, view))
         label = labels[i]
         self.history.append((player.id, name, label))
         if self.logging:
-            self.say(f"{player.id} {name}: {label}", decision=name, player=player.id,
-                     choice=label, options=n)
+            self._log_choice(player, name, opts[i], label, choice=label, options=n)
         return opts[i]
+
+    def _log_choice(self, player, name, opt, shown, **extra):
+        """A decision's line. When the option taken is made of components some
+        seat may not see (a card from a hand), those seats read only what the
+        table saw — the same words whether the play was forced or chosen."""
+        values = opt[1:] if type(opt) is tuple else ()
+        hidden = [v for v in values if type(v) is Comp and viewers(v.zone) is not None]
+        who = f"{player.id} (bot)" if extra.get("bot") else player.id
+        text = f"{who} {name}: {shown}"
+        if not hidden:
+            self.say(text, decision=name, player=player.id, **extra)
+            return
+        seers = {player.id}.union(*(viewers(c.zone) for c in hidden))
+        self.say(text, sorted(seers), f"{who} {name}: {_count_of(hidden)}",
+                 decision=name, player=player.id, **extra)
 
     def _count_decision(self, player, name):
         self.decisions += 1
@@ -630,8 +675,8 @@ class Game:
         self._count_decision(player, name)
         label = labels[best]  # not in history: replays make the same choice again
         if self.logging:
-            self.say(f"{player.id} (bot) {name}: {label} ({why})", decision=name,
-                     player=player.id, choice=label, bot=True)
+            self._log_choice(player, name, opts[best], f"{label} ({why})", choice=label,
+                             bot=True)
         return opts[best]
 
     def window(self, name, args, who, round_robin):
@@ -712,6 +757,11 @@ class Game:
             items = what.items[:] if type(what) is Zone else list(what)
         if type(dest) is not Zone:
             raise RuleError(f"cannot move into {display(dest)}: not a zone")
+        if len(items) > 1:
+            self.fuel -= len(items)
+            if self.fuel < 0:
+                self.out_of_steps()
+        moved = []
         for c in items:
             z = c.zone
             if z is not None:
@@ -722,17 +772,28 @@ class Game:
                 dest.items.append(c)
             c.zone = dest
             if self.logging:
-                self._log_move(c, z, dest)
+                moved.append((c, z))
+        if moved:
+            self._log_moves(moved, dest)
 
-    def _log_move(self, c, src, dest):
-        text = f"{c.id}: {src.id if src is not None else 'nowhere'} -> {dest.id}"
-        if dest.visibility == "public":
-            self.say(text)
-            return
-        # what enters a private zone is known to its owner only; others see a count
-        owner = dest.owner.id if dest.visibility == "owner" and dest.owner is not None else ""
-        self.say(f"a {c.kind}: {src.id if src is not None else 'nowhere'} -> {dest.id}")
-        self.say(text, secret=owner)
+    def _log_moves(self, moved, dest):
+        """One line per source zone. A component that nobody may see both before
+        and after the move shows as 'a card' to those who may not, and the
+        lines go in zone order, never in an order that depends on identity."""
+        groups = {}
+        for c, src in moved:
+            groups.setdefault(src, []).append(c)
+        order = sorted(groups, key=lambda z: "" if z is None else z.id) \
+            if len(groups) > 1 else groups
+        for src in order:
+            comps = groups[src]
+            where = f"{src.id if src is not None else 'nowhere'} -> {dest.id}"
+            text = f"{', '.join(c.id for c in comps)}: {where}"
+            a, b = viewers(src) if src is not None else set(), viewers(dest)
+            if a is None or b is None:  # it was or is face up: everyone knows it
+                self.say(text)
+            else:
+                self.say(text, sorted(a | b), f"{_count_of(comps)}: {where}")
 
     def place(self, piece, owner, loc, n):
         if owner is None:
@@ -886,7 +947,22 @@ class Game:
             else:
                 d.u_value = rng.randint(1, d.u_sides)
         if self.logging:
+            self._log_roll(dice)
+
+    def _log_roll(self, dice):
+        """Faces of dice in a zone some seat may not see reach only those who may."""
+        by_zone = {}
+        for d in dice:
+            by_zone.setdefault(d.zone, []).append(d)
+        if len(by_zone) == 1 and viewers(dice[0].zone if dice[0].zone else None) is None:
             self.say("roll: " + " ".join(str(d.u_value) for d in dice))
+            return
+        for z in sorted(by_zone, key=lambda z: "" if z is None else z.id):
+            group = by_zone[z]
+            text = "roll: " + " ".join(str(d.u_value) for d in group)
+            seers = viewers(z) if z is not None else None
+            self.say_secret(text, seers, f"{_count_of(group, 'die', 'dice')} rolled in {z.id}"
+                            if z is not None else None)
 
     def shuffle(self, zone):
         self.rng.shuffle(zone.items)
@@ -929,6 +1005,20 @@ def _coerce(value, choices):
             if str(c).lower() == value.lower():
                 return c
     return value
+
+
+def _count_of(comps, one=None, many=None) -> str:
+    """What the table sees of hidden components: 'a card', '3 cards', 'a card
+    and 2 tokens' (kinds in a fixed order, never the components' order)."""
+    kinds = {}
+    for c in comps:
+        kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    parts = []
+    for kind in sorted(kinds):
+        n = kinds[kind]
+        name = one or kind
+        parts.append(f"a {name}" if n == 1 else f"{n} {many or name + 's'}")
+    return " and ".join(parts)
 
 
 _PY_TYPES = {"NoneType": "none", "int": "a number", "str": "text", "bool": "true/false",

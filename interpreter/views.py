@@ -3,39 +3,59 @@
 Zones are `public` (everyone sees the components), `owner` (only the side
 owning the zone sees them; others see a count) or `hidden` (nobody sees
 which components are inside, only how many: a bag, a deck).
+
+Log entries carry `see`: "all", or the ids of the seats that may read their
+`text`; every other reader gets `others` (what the table saw: "a card") or
+nothing. Views and logs for a seat are built from these alone.
 """
 from __future__ import annotations
 
-from .state import Comp, Space, Zone, display, py_name
+from .state import Comp, Side, Space, Zone, display, py_name
 
 
 def visible(zone: Zone, side) -> bool:
-    if zone.visibility == "public":
+    if zone is None or zone.visibility == "public":
         return True
     return zone.visibility == "owner" and side is not None and zone.owner is side
 
 
-def _value(v):
-    if isinstance(v, (Comp, Space)) or hasattr(v, "is_player"):
+def viewers(zone):
+    """None when everyone may see what lies in `zone`; else the set of seat
+    ids that may (its owner's, for an owner zone; nobody's, when hidden)."""
+    if zone is None or zone.visibility == "public":
+        return None
+    owner = zone.owner
+    if zone.visibility == "owner" and isinstance(owner, Side):
+        return {owner.id}
+    return set()
+
+
+def _value(v, side, depth=0):
+    """A value as `side` may see it: a component it may not see is only its kind."""
+    if isinstance(v, Comp):
+        return v.id if visible(v.zone, side) else {"hidden": v.kind}
+    if isinstance(v, (Space, Side)):
         return v.id
     if isinstance(v, list):
-        return [_value(x) for x in v]
-    if isinstance(v, (int, str, bool)) or v is None:
+        return [_value(x, side, depth + 1) for x in v] if depth < 8 else display(v)
+    if isinstance(v, bool) or v is None:
+        return v
+    if isinstance(v, (int, str)):
         return v
     return display(v)
 
 
-def _comp(c: Comp, program) -> dict:
+def _comp(c: Comp, side, program) -> dict:
     kd = program.rs.kinds[c.kind]
     out = {"id": c.id, "kind": c.kind}
     for name in list(kd.attributes) + list(kd.properties):
-        out[name] = _value(getattr(c, py_name(name), None))
+        out[name] = _value(getattr(c, py_name(name), None), side)
     return out
 
 
 def _zone(z: Zone, side, program):
     if visible(z, side):
-        return [_comp(c, program) for c in z.items]
+        return [_comp(c, side, program) for c in z.items]
     return {"count": len(z.items)}
 
 
@@ -48,14 +68,14 @@ def view_for(game, side) -> dict:
         "current": game.current.id if game.current else None,
         "you": side.id if side is not None else None,
         "options": dict(game.options),
-        "variables": {k: _value(getattr(game, f"v_{k}")) for k in rs.game_vars},
+        "variables": {k: _value(getattr(game, f"v_{k}"), side) for k in rs.game_vars},
         "zones": {name: _zone(z, side, game.program) for name, z in game.zones.items()},
         "sides": {},
         "spaces": {},
     }
     for s in game.sides:
         out["sides"][s.id] = {
-            "variables": {k: _value(getattr(s, py_name(k))) for k in rs.side_vars},
+            "variables": {k: _value(getattr(s, py_name(k)), side) for k in rs.side_vars},
             "supply": {p: getattr(s, py_name(p)) for p in rs.pieces},
             "zones": {n: _zone(getattr(s, py_name(n)), side, game.program)
                       for n in rs.zone_names("side")},
@@ -70,7 +90,24 @@ def view_for(game, side) -> dict:
     return out
 
 
+PUBLIC_FIELDS = ("round", "phase", "player", "decision")
+
+
+def entry_for(entry: dict, sid: str | None) -> dict | None:
+    """One log entry as seat `sid` (None: an onlooker) may read it."""
+    see = entry.get("see", "all")
+    if see == "all" or (sid is not None and sid in see):
+        return entry
+    others = entry.get("others")
+    if others is None:
+        return None
+    out = {k: entry[k] for k in PUBLIC_FIELDS if k in entry}
+    out["text"] = others
+    out["see"] = "all"
+    return out
+
+
 def log_for(game, side) -> list[dict]:
-    """The log entries `side` may read (secret ones only for their owner)."""
+    """The log as `side` (None: an onlooker) may read it."""
     sid = side.id if side is not None else None
-    return [e for e in game.log if "secret" not in e or e["secret"] == sid]
+    return [e for e in (entry_for(x, sid) for x in game.log) if e is not None]

@@ -98,13 +98,28 @@ def test_views_hide_what_is_in_the_bag(program):
 
 
 def test_agents_receive_a_decision_not_the_game(program):
+    import gc
+
+    from interpreter.engine import Game as GameClass
+
     class Peek:
+        wants_view = True
+
         def __init__(self):
             self.rng = RandomAgent("peek")
             self.views = 0
 
         def pick(self, d):
-            assert not hasattr(d, "game")
+            # nothing an agent holds leads back to the game object
+            reachable, todo, seen = [], [d], set()
+            while todo:
+                x = todo.pop()
+                if id(x) in seen or isinstance(x, (str, int, float, bool, type(None))):
+                    continue
+                seen.add(id(x))
+                reachable.append(x)
+                todo.extend(gc.get_referents(x))
+            assert not any(isinstance(x, GameClass) for x in reachable)
             assert d.player in ("green", "yellow") and d.labels
             if self.views < 3:
                 assert d.view()["you"] == d.player
@@ -119,6 +134,10 @@ def test_agents_receive_a_decision_not_the_game(program):
 
 def test_secret_log_entries_reach_only_their_owner(program):
     game = play(program, 1, {"shadow": "the-badge", "infusion": "knockoff"})
-    game.log.append({"round": 9, "phase": "x", "text": "secret", "secret": "green"})
+    game.log.append({"round": 9, "phase": "x", "text": "secret", "see": ["green"],
+                     "others": "green does something"})
     assert log_for(game, game.n_green)[-1]["text"] == "secret"
     assert all(e["text"] != "secret" for e in log_for(game, game.n_yellow))
+    assert log_for(game, game.n_yellow)[-1]["text"] == "green does something"
+    assert log_for(game, None)[-1] == {"round": 9, "phase": "x", "text": "green does something",
+                                       "see": "all"}
