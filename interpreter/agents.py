@@ -42,16 +42,26 @@ class ScriptError(RuleError):
 class ScriptedAgent:
     """Follows a shared script of (player, label[, decision]) entries in order.
 
-    When the script runs out it hands over to `fallback` (or fails)."""
+    When the script runs out it hands over to `fallback` (or fails). A
+    `follow` agent is shown every scripted decision too and its answer thrown
+    away: replaying a saved game keeps a random agent's generator in step,
+    so that it plays on exactly as it would have."""
 
     name = "scripted"
 
-    def __init__(self, script, fallback=None):
+    def __init__(self, script, fallback=None, follow=None):
         self.script = script  # shared list, consumed from the front
         self.fallback = fallback
+        self.follow = follow
+
+    @property
+    def wants_view(self):
+        return getattr(self.fallback, "wants_view", False)
 
     def pick(self, d):
         player, decision, labels = d.player, d.decision, d.labels
+        if self.script and self.follow is not None:
+            self.follow.pick(d)
         if not self.script:
             if self.fallback is None:
                 raise ScriptError(f"the script has no choice left for {player}'s "

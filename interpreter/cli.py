@@ -6,6 +6,7 @@ internal error. No input, however broken, ends in a Python traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 import traceback
@@ -15,7 +16,8 @@ import click
 
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
-from .engine import Game, active_seats, load_program, validate_ruleset
+from .engine import Game, active_seats, load_program, option_problems, validate_ruleset
+from .yamlio import is_dir, is_file
 
 
 def _options(pairs) -> dict:
@@ -28,15 +30,37 @@ def _options(pairs) -> dict:
     return out
 
 
-def _fail(diags, fmt="text", code=1):
+def _fail(diags, fmt="text", code=None):
+    """Report and exit: 2 for a wrong option or usage (like any usage error), else 1."""
     click.echo(render(diags, fmt), err=fmt != "json")
+    if code is None:
+        code = 2 if diags and all(d.code in ("OPTION", "USAGE") for d in diags) else 1
     sys.exit(code)
+
+
+def _esc(value) -> str:
+    """Any text from a ruleset, shown literally by rich ('[bold]' is not markup)."""
+    from rich.markup import escape
+
+    return escape(str(value))
+
+
+def _pipe_closed():
+    """The reader went away (`rulebook validate | head -1`): stop quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(1)
 
 
 class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            _pipe_closed()
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except Exception:  # last resort: a bug in the interpreter, never a traceback
@@ -63,7 +87,7 @@ def validate(paths, fmt, warnings):
     diags: list[Diagnostic] = []
     for path in paths:
         p = Path(path)
-        if p.is_file() and p.suffix in (".yaml", ".yml"):
+        if is_file(p) and p.suffix in (".yaml", ".yml"):
             diags.extend(validate_scenario(p))
         else:
             diags.extend(validate_ruleset(p))
@@ -80,33 +104,51 @@ def validate(paths, fmt, warnings):
 
 
 def _program(path, fmt="text", variant=None, options=None):
+    """The compiled ruleset, or exit: 1 with its problems, 2 for a variant or an
+    option it does not have (checked here for every command)."""
+    from .savegame import variant_problem
+
+    problem = variant_problem(variant)
+    if problem:
+        _fail([Diagnostic(str(path), 1, 1, "OPTION", problem)], fmt)
     program, diags = load_program(path, variant=variant, options=options)
     if program is None:
-        _fail([d for d in diags if d.severity == "error"], fmt)
+        errors = [d for d in diags if d.severity == "error"]
+        _fail(errors, fmt, 2 if any(d.code == "OPTION" for d in errors) else None)
+    bad = option_problems(program.rs, options or {})
+    if bad:
+        _fail(bad, fmt)
     return program
 
 
-def _agents(spec, program, seed, options=None):
-    """One agent per seat the rules do not play themselves (bots get None)."""
+def _agent_specs(spec, program, options=None) -> list:
+    """The agent named for each seat that plays (None: a seat the rules play)."""
     seats = [sid for sid, _ in active_seats(program.rs, options or {})]
     humans = [sid for sid in seats if sid not in program.rs.bots]
     n = len(humans)
-    names = [s for s in spec.split(",")] if spec else ["random"] * n
+    names = [s.strip() for s in spec.split(",")] if spec else ["random"] * n
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise click.UsageError(f"--agents needs {n} agent(s), one per player "
                                f"({', '.join(humans)})")
+    made = iter(names)
+    return [None if sid in program.rs.bots else next(made) for sid in seats]
+
+
+def _agents(spec, program, seed, options=None):
+    """One agent per seat the rules do not play themselves (bots get None)."""
+    specs = _agent_specs(spec, program, options)
     try:
-        made = iter([make_agent(a, seed, i) for i, a in enumerate(names)])
+        made = iter([make_agent(a, seed, i) for i, a in enumerate(x for x in specs if x)])
     except ValueError as e:
         raise click.UsageError(str(e)) from None
-    return [None if sid in program.rs.bots else next(made) for sid in seats]
+    return [None if x is None else next(made) for x in specs]
 
 
 @main.command()
 @click.argument("path", required=False)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True)
 @click.option("--agents", default="random", help="Comma-separated: random, first.")
 @click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the log as JSON lines.")
@@ -123,58 +165,78 @@ def _agents(spec, program, seed, options=None):
               help="Print the log as this seat (or an onlooker) may read it.")
 def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant,
          max_steps, view):
-    """Play one full game of the ruleset at PATH."""
+    """Play one full game of the ruleset at PATH (with --replay, PATH may be left
+    out: the saved game names its ruleset)."""
+    fmt = "json" if as_json else "text"
+    for flag, target in (("--log", log_file), ("--save", save)):
+        _writable(flag, target)
     if scenario:
         from .scenario import run_scenario_file
 
         result = run_scenario_file(Path(scenario))
+        if log_file and result.game is not None:
+            _write_log(log_file, result.game)
         if result.ok:
             click.echo(f"{scenario}: passed ({result.checks} expectation(s))")
             sys.exit(0)
         _fail(result.diagnostics)
-    from .savegame import load_save, replay_agents, write_save
-
-    if path is None:
-        raise click.UsageError("play needs a ruleset PATH (or --scenario FILE)")
+    from .savegame import (load_save, replay_agents, saved_ruleset, variant_problem,
+                           write_save)
 
     options = _options(opts)
+    saved = None
     if replay:
         try:
             saved = load_save(Path(replay))
-            seed, options = int(saved["seed"]), dict(saved["options"])
-            saved["choices"] = [tuple(map(str, c)) for c in saved["choices"]]
-            if any(len(c) != 3 for c in saved["choices"]):
-                raise ValueError("every choice is [player, decision, label]")
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise click.UsageError(f"{replay} is not a saved game: {e}") from None
-        variant = saved.get("variant", variant)
-    program = _program(path, "json" if as_json else "text", variant, options)
+        except DiagnosticError as e:
+            _fail(e.diagnostics, fmt)
+        seed = saved["seed"]
+        given = {k: v for k, v in saved["options"].items() if k not in saved["drawn"]}
+        options = dict(saved["options"])  # overlays are chosen by the values played
+        variant = saved.get("variant")
+        if path is None:
+            path = str(saved_ruleset(Path(replay), saved))
+    if path is None:
+        raise click.UsageError("play needs a ruleset PATH (or --scenario FILE, or --replay SAVE)")
+    problem = variant_problem(variant)
+    if problem:
+        _fail([Diagnostic(str(replay or path), 1, 1, "OPTION", problem)], fmt)
+    program = _program(path, fmt, variant, options)
+    if saved is not None and saved.get("ruleset_id") not in (None, program.rs.id):
+        _fail([Diagnostic(str(replay), 1, 1, "OPTION",
+                          f"the game was saved from ruleset {saved['ruleset_id']!r}, "
+                          f"not {program.rs.id!r}")], fmt)
     seat_ids = [sid for sid, _ in program.rs.seats]
     if view is not None and view != "public" and view not in seat_ids:
         raise click.UsageError(f"--view {view!r}: no such seat (seats: {', '.join(seat_ids)}; "
                                "or public)")
+    specs = _agent_specs(agents, program, options)
     agent_list = _agents(agents, program, seed, options)
-    if replay:  # replay the saved choices exactly, then the agents play on (resume)
-        agent_list = replay_agents(saved, agent_list)
-    if save:
-        options = dict(options)
+    if saved is not None:  # replay the saved choices exactly, then the agents play on
+        agent_list = replay_agents(saved, agent_list, specs)
+        options = given  # drawn options are drawn again, from the same seed
+    game, failure = None, None
     try:
         game = Game(program, seed=seed, options=options, agents=agent_list,
-                    logging=not (quiet and not log_file), steps=max_steps)
+                    logging=not (quiet and not log_file and view is None), steps=max_steps)
+        if saved is not None:
+            _check_drawn(game, saved, replay)
         game.run()
     except DiagnosticError as e:
-        _fail(e.diagnostics, "json" if as_json else "text")
+        failure = e.diagnostics
     except ScriptError as e:  # a replayed choice the rules no longer allow
-        n = len(saved["choices"]) - len(agent_list[0].script) + 1
-        _fail([Diagnostic(str(replay), 1, 1, "CHOICE-ILLEGAL", f"saved choice {n}: {e}",
-                          hint="legal: " + ", ".join(e.legal[:30]))],
-              "json" if as_json else "text")
-    if save:
-        write_save(Path(save), program, game, variant)
-    if log_file:
-        with open(log_file, "w", encoding="utf-8") as fh:
-            for entry in game.log:
-                fh.write(json.dumps(entry) + "\n")
+        left = next((len(a.script) for a in agent_list if a is not None), 0)
+        n = len(saved["choices"]) - left + 1
+        failure = [Diagnostic(str(replay), 1, 1, "CHOICE-ILLEGAL", f"saved choice {n}: {e}",
+                              hint="legal: " + ", ".join(e.legal[:30]))]
+    if game is not None:  # what was played is kept, also when the game failed
+        if save:
+            write_save(Path(save), program, game, variant, specs,
+                       error=failure[0].short() if failure else None)
+        if log_file:
+            _write_log(log_file, game)
+    if failure:
+        _fail(failure, fmt)
     result = {
         "ruleset": program.rs.id,
         "variant": variant,
@@ -192,6 +254,35 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
     if not quiet:
         _print_log(game, view)
     _print_result(program, result)
+
+
+def _writable(flag, target):
+    """--log/--save must name a file in a folder that exists (checked before playing)."""
+    if target is None:
+        return
+    folder = Path(target).parent
+    if not is_dir(folder):
+        raise click.UsageError(f"{flag} {target}: there is no folder {folder}")
+
+
+def _write_log(log_file, game):
+    try:
+        with open(log_file, "w", encoding="utf-8") as fh:
+            for entry in game.log:
+                fh.write(json.dumps(entry) + "\n")
+    except OSError as e:
+        raise click.UsageError(f"--log {log_file}: {e.strerror or e}") from None
+
+
+def _check_drawn(game, saved, replay):
+    """Options drawn at random must come out as they did when the game was saved."""
+    for name in saved["drawn"]:
+        if name not in game.drawn or str(game.options.get(name)) != str(saved["options"][name]):
+            raise DiagnosticError(Diagnostic(
+                str(replay), 1, 1, "OPTION",
+                f"option {name} was drawn as {saved['options'].get(name)!r} when the game was "
+                f"saved but comes out {game.options.get(name)!r} now: the ruleset changed",
+                hint=f"replay with the option given: --option {name}=..."))
 
 
 def _print_log(game, view=None):
@@ -223,12 +314,12 @@ def _print_result(program, result):
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{program.rs.name} - seed {result['seed']}")
+    table = Table(title=f"{_esc(program.rs.name)} - seed {result['seed']}")
     table.add_column("player")
     table.add_column("score", justify="right")
     for pid, score in result["scores"].items():
         mark = " (winner)" if pid in result["winners"] else ""
-        table.add_row(pid + mark, str(score))
+        table.add_row(_esc(pid + mark), _esc(score))
     console = Console(highlight=False)
     console.print(table)
     opts = ", ".join(f"{k}={v}" for k, v in result["options"].items())
@@ -238,8 +329,9 @@ def _print_result(program, result):
 
 @main.command()
 @click.argument("path")
-@click.option("--games", type=int, default=100, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="First seed.")
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
+@click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True,
+              help="First seed.")
 @click.option("--agents", default="random")
 @click.option("--option", "opts", multiple=True)
 @click.option("--json", "as_json", is_flag=True)
@@ -305,7 +397,8 @@ def info(path, variant, opts, as_json):
     from rich.table import Table
 
     console = Console(highlight=False)
-    console.print(f"[bold]{rs.name}[/bold] ({rs.id})" + (f", variant {variant}" if variant else ""))
+    console.print(f"[bold]{_esc(rs.name)}[/bold] ({_esc(rs.id)})"
+                  + (f", variant {_esc(variant)}" if variant else ""))
     seats = ", ".join(f"{s['id']}{' (played by the rules)' if s['bot'] else ''}"
                       for s in data["seats"])
     console.print(f"seats: {seats}; other sides: {', '.join(data['sides']) or 'none'}",
@@ -319,21 +412,21 @@ def info(path, variant, opts, as_json):
     t.add_column("default")
     t.add_column("choices")
     for k, o in data["options"].items():
-        t.add_row(k, str(o["default"]), ", ".join(map(str, o["choices"])))
+        t.add_row(_esc(k), _esc(o["default"]), _esc(", ".join(map(str, o["choices"]))))
     console.print(t)
     for name, value in rs.tables.items():
-        t = Table(title=f"table {name}")
+        t = Table(title=f"table {_esc(name)}")
         if isinstance(value, dict):
             t.add_column("key")
             t.add_column("value")
             for k, v in value.items():
-                t.add_row(str(k), ", ".join(map(str, v)) if isinstance(v, list) else str(v))
+                t.add_row(_esc(k), _esc(", ".join(map(str, v)) if isinstance(v, list) else v))
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             cols = list(value[0])
             for c in cols:
-                t.add_column(c)
+                t.add_column(_esc(c))
             for row in value:
-                t.add_row(*[str(row.get(c, "")) for c in cols])
+                t.add_row(*[_esc(row.get(c, "")) for c in cols])
         else:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             console.print(f"table {name}: {shown}", markup=False)

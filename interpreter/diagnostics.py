@@ -6,8 +6,11 @@ the source line and a caret. Codes are stable: tests and tools may rely on them.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
+
+from .limits import MAX_FILE_BYTES
 
 # Stable codes and what they mean; rules/README.md lists the same table.
 CODES = {
@@ -32,7 +35,8 @@ CODES = {
     "CHOICE-ILLEGAL": "a scripted choice is not among the legal options",
     "SCRIPT-LEFT": "a scenario script has choices left when the game ended",
     "EXPECT-FAIL": "a scenario expectation does not hold",
-    "OPTION": "a game option is unknown or has a value it does not allow",
+    "OPTION": "a game option or variant is unknown or has a value it does not allow",
+    "SAVE-INVALID": "a saved game file is not one rulebook wrote (bad JSON or fields)",
     "USAGE": "the command line is wrong",
     "INTERNAL": "the interpreter itself failed (a bug: please report it)",
 }
@@ -78,11 +82,18 @@ class DiagnosticError(Exception):
 
 
 def _read_line(path: str, line: int) -> str:
+    """The source line shown under a diagnostic: only from a plain file within
+    the size limit, with control characters shown as escapes, never raising."""
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
+            return ""
+        with open(path, "rb") as fh:
+            lines = fh.read(MAX_FILE_BYTES).decode("utf-8", "replace").splitlines()
+    except (OSError, ValueError):
         return ""
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in text[:500])
 
 
 def render(diags: list[Diagnostic], fmt: str = "text") -> str:

@@ -177,6 +177,26 @@ def load_program(path, extra=None, variant=None,
         return None, diags + e.diagnostics
 
 
+def option_problems(rs: Ruleset, given: dict) -> list[Diagnostic]:
+    """OPTION diagnostics for options the ruleset does not have or values it
+    does not allow."""
+    out = []
+    for name, value in given.items():
+        if name not in rs.options:
+            shown = name if len(str(name)) <= 60 else str(name)[:57] + "..."
+            out.append(Diagnostic(*rs.where.get("game", (str(rs.path), 1, 1)), "OPTION",
+                                  f"unknown option {shown!r}",
+                                  hint="options: " + (", ".join(rs.options) or "none")))
+            continue
+        choices = rs.options[name]["choices"]
+        if _coerce(value, choices) not in choices:
+            shown = value if len(str(value)) <= 60 else str(value)[:57] + "..."
+            out.append(Diagnostic(*rs.options[name]["at"], "OPTION",
+                                  f"option {name}={shown!r} is not allowed",
+                                  hint="choices: " + ", ".join(str(c) for c in choices)))
+    return out
+
+
 def active_seats(rs: Ruleset, options: dict) -> list:
     """The seats that play: chosen by an option with `seats:`, else the first
     max-players seats."""
@@ -259,6 +279,7 @@ class Game:
         self.finished = False
         self.stopped = False
         self.hooks = None
+        self.drawn: list = []  # options drawn at random, in the order drawn (saves)
         self.options = Table(self._options(options or {}))
         self.tables = program.tables
         seats = active_seats(rs, self.options)
@@ -337,22 +358,16 @@ class Game:
     def _options(self, given: dict) -> dict:
         rs = self.program.rs
         out = {}
-        for name, value in given.items():
-            if name not in rs.options:
-                raise DiagnosticError(Diagnostic(
-                    *rs.where.get("game", (str(rs.path), 1, 1)), "OPTION",
-                    f"unknown option {name!r}",
-                    hint="options: " + (", ".join(rs.options) or "none")))
+        bad = option_problems(rs, given)
+        if bad:
+            raise DiagnosticError(bad[:1])
         for name, opt in rs.options.items():
             choices = opt["choices"]
             if name in given:
                 v = _coerce(given[name], choices)
-                if v not in choices:
-                    raise DiagnosticError(Diagnostic(
-                        *opt["at"], "OPTION", f"option {name}={given[name]!r} is not allowed",
-                        hint="choices: " + ", ".join(str(c) for c in choices)))
             elif opt["default"] in (None, "random"):
                 v = choices[self.rng.randrange(len(choices))]
+                self.drawn.append(name)
             else:
                 v = opt["default"]
             out[name] = v

@@ -22,6 +22,7 @@ from .yamlio import (exists, is_dir, load_yaml, path_too_long, plain, position, 
 
 RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
 COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
+SPACE_RESERVED = {"id", "index"}  # built into every space
 
 
 @dataclass
@@ -381,6 +382,8 @@ class _Loader:
             return
         for name, a in (doc.get("attributes") or {}).items():
             rs.space_attrs[name] = self.attr_def(f, doc["attributes"], name, a)
+            rs.where[("space-attr", name)] = (str(f), *position(doc["attributes"], name,
+                                                                at_key=True))
         for i, sp in enumerate(doc["spaces"]):
             sid = sp["id"]
             if not self.define(("space", sid), f, sp, "id"):
@@ -403,8 +406,9 @@ class _Loader:
                  for n, a in (doc.get("attributes") or {}).items()}
         props = dict(doc.get("properties") or {})
         for n in list(attrs) + list(props):
+            node = doc["attributes"] if n in attrs else doc["properties"]
+            rs.where.setdefault(("kind-attr", kname, n), (str(f), *position(node, n, at_key=True)))
             if n in COMP_RESERVED:
-                node = doc["attributes"] if n in attrs else doc["properties"]
                 self.err(f, *position(node, n, at_key=True), "DUP-ID",
                          f"{n!r} is a built-in attribute of components")
         both = set(attrs) & set(props)
@@ -600,6 +604,7 @@ class _Loader:
                 self.err(f, *opt["default_at"], "OPTION",
                          f"default {d!r} of option {name!r} is not one of its choices")
         self.apply_option_changes()
+        self.check_attribute_names()
         all_sides = {sid for sid, _ in rs.seats + rs.sides}
         for f, node in rs.where.get(("supply-refs",), []):
             for k in node:
@@ -625,6 +630,49 @@ class _Loader:
                 for i, sid in enumerate(ids):
                     if sid not in seat_ids:
                         self.undef(opt["at"][0], *position(node, i), "seat", sid, seat_ids)
+
+    def check_attribute_names(self):
+        """Each side, space and component reads its fields by name: a piece
+        kind, variable, zone or attribute must not share a name with a built-in
+        field of the same object, nor with another declared name there."""
+        rs = self.rs
+        pieces = {p: rs.where.get(("piece", p)) for p in rs.pieces}
+        owners = [("sides", RESERVED_ATTRS,
+                   [("side variable", n, rs.where.get(("var", "side", n))) for n in rs.side_vars]
+                   + [("side zone", n, rs.where.get(("zone", "side", n)))
+                      for n in rs.zone_names("side")]),
+                  ("spaces", SPACE_RESERVED,
+                   [("space attribute", n, rs.where.get(("space-attr", n))) for n in rs.space_attrs]
+                   + [("space zone", n, rs.where.get(("zone", "space", n)))
+                      for n in rs.zone_names("space")])]
+        for kname, k in rs.kinds.items():
+            owners.append((f"components of kind {kname!r}", set(),
+                           [("attribute", n, rs.where.get(("kind-attr", kname, n)))
+                            for n in list(k.attributes) + list(k.properties)]))
+        owners.append(("components", COMP_RESERVED, []))
+        builtin_of = {}  # piece -> the objects on which its name is a built-in field
+        for owner, builtin, declared in owners:
+            for what, name, at in declared:
+                if name in builtin and at and what != "side variable":  # vars: load_game
+                    self.err(*at, "DUP-ID", f"{name!r} is a built-in field of {owner}; "
+                             f"this {what} needs another name")
+            for name, at in pieces.items():
+                if name in builtin:
+                    builtin_of.setdefault(name, []).append(owner)
+                clash = next((w for w, n, _ in declared if n == name), None)
+                if clash and at:
+                    self.err(*at, "DUP-ID", f"piece kind {name!r} has the name of a {clash} "
+                             f"(both would be read as {owner[:-1] if owner.endswith('s') else owner}"
+                             f".{name})")
+        for name, where in builtin_of.items():
+            if pieces[name]:
+                self.err(*pieces[name], "DUP-ID", f"{name!r} is a built-in field of "
+                         f"{' and '.join(where)}, where pieces are counted; the piece kind "
+                         "needs another name")
+        for sa in set(rs.space_attrs) & set(rs.zone_names("space")):
+            at = rs.where.get(("zone", "space", sa))
+            if at:
+                self.err(*at, "DUP-ID", f"{sa!r} is both a space attribute and a space zone")
 
     def undef(self, f, line, col, what, name, known):
         near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)

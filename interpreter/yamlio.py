@@ -89,9 +89,12 @@ def read_text(path, diags: list[Diagnostic]) -> str | None:
         return fail("LIMIT", f"the path is {len(shown):,} characters long; the limit is "
                     f"{MAX_PATH_CHARS:,}", hint="use a shorter file or folder name")
     try:
-        st = os.stat(shown)
+        st = os.lstat(shown)
     except (OSError, ValueError) as e:
         return fail("FILE-MISSING", f"cannot read file: {_reason(e)}")
+    if stat.S_ISLNK(st.st_mode):  # a shared folder must not read files from elsewhere
+        return fail("FILE-MISSING", "cannot read file: it is a symbolic link",
+                    hint="rule, scenario and save files must be plain files; copy the file")
     if stat.S_ISDIR(st.st_mode):
         return fail("FILE-MISSING", "cannot read file: it is a folder")
     if not stat.S_ISREG(st.st_mode):
@@ -109,7 +112,8 @@ def read_text(path, diags: list[Diagnostic]) -> str | None:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line, col = line_col(data[:e.start].decode("utf-8"), e.start)
+        before = data[:e.start].decode("utf-8")  # valid up to the first bad byte
+        line, col = line_col(before, len(before))
         return fail("FILE-ENCODING", f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} "
                     f"cannot be decoded)", line, col, hint="save it as UTF-8")
     if text.startswith("\ufeff"):
@@ -153,7 +157,7 @@ def load_yaml(path: Path, diags: list[Diagnostic]):
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        msg = (e.problem or e.context or "invalid YAML").strip()
+        msg = shorten((e.problem or e.context or "invalid YAML").strip(), 200)
         code = "YAML-TAG" if "tag" in msg else "YAML-SYNTAX"
         hint = ""
         cm = e.context_mark
@@ -182,7 +186,7 @@ def load_yaml(path: Path, diags: list[Diagnostic]):
             line, col = line_col(text, m.start()) if m else (1, 1)
             diags.append(Diagnostic(path, line, col, "LIMIT", _TOO_BIG_NUMBER))
             return None
-        diags.append(Diagnostic(path, 1, 1, "YAML-SYNTAX", msg))
+        diags.append(Diagnostic(path, 1, 1, "YAML-SYNTAX", shorten(msg, 200)))
         return None
     tagged = _tags(doc, None, None, [])
     for line, col, tag in tagged:

@@ -63,11 +63,12 @@ def test_simulate_json():
 
 
 def test_bad_option_is_a_diagnostic_not_a_traceback():
+    # a wrong option is a usage error: exit 2, as in every command
     r = run("play", RULESET, "--option", "shadow=the-nobody")
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert "OPTION" in r.output and "the-badge" in r.output
     r = run("play", RULESET, "--option", "colour=red")
-    assert r.exit_code == 1 and "unknown option 'colour'" in r.output
+    assert r.exit_code == 2 and "unknown option 'colour'" in r.output
 
 
 def test_usage_errors_exit_2():

@@ -470,7 +470,7 @@ def test_arity_of_a_handler_against_its_trigger(rs):
 # ---------------------------------------------------------------- OPTION
 def test_option_value_not_allowed(rs):
     code, diags = play_json(rs, "--option", "shadow=nope")
-    assert code == 1
+    assert code == 2  # a usage error, in every command
     (d,) = diags
     text = (rs / "game.yaml").read_text(encoding="utf-8")
     at(d, rs / "game.yaml", *locate(text, "shadow:", after="\noptions:"))
@@ -480,7 +480,7 @@ def test_option_value_not_allowed(rs):
 
 def test_unknown_option(rs):
     code, diags = play_json(rs, "--option", "colour=red")
-    assert code == 1
+    assert code == 2
     (d,) = diags
     at(d, rs / "game.yaml", 1, 1)
     assert d["code"] == "OPTION" and "unknown option 'colour'" in d["message"]
