@@ -160,7 +160,7 @@ def _agents(spec, program, seed, options=None):
 @click.option("--replay", type=click.Path(exists=True, dir_okay=False),
               help="Replay a saved game, then let --agents play on from where it stopped.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
-              help="Step budget of the game (default: the ruleset's, else 20,000,000).")
+              help="Step budget of the game (default: the ruleset's, else 10,000,000).")
 @click.option("--view", "view", metavar="SEAT|public",
               help="Print the log as this seat (or an onlooker) may read it.")
 def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant,
@@ -337,7 +337,7 @@ def _print_result(program, result):
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
-              help="Step budget of each game (default: the ruleset's, else 20,000,000).")
+              help="Step budget of each game (default: the ruleset's, else 10,000,000).")
 def simulate(path, games, seed, agents, opts, as_json, variant, max_steps):
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
     options = _options(opts)

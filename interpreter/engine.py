@@ -15,9 +15,9 @@ from . import ast as A
 from .builtins import RULES_FILE, RuleError, kind_of, namespace
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
-from .limits import DEFAULT_STEPS, MAX_DECISIONS, MAX_LOG
+from .limits import DEFAULT_STEPS, MAX_DECISIONS
 from .ruleset import Ruleset, load_ruleset
-from .views import viewers
+from .gamelog import GameLog
 from .yamlio import plain
 from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, Zone, display, py_name,
                     to_table)
@@ -260,7 +260,7 @@ class Rig:
         self.draws = {k: list(v) for k, v in (draws or {}).items()}
 
 
-class Game:
+class Game(GameLog):
     def __init__(self, program: Program, seed: int = 0, options: dict | None = None,
                  agents=None, logging: bool = False, rig: Rig | None = None,
                  players: int | None = None, steps: int | None = None):
@@ -309,8 +309,8 @@ class Game:
             self.zones[name] = zone
         self.spaces = [Space(sid, i) for i, sid in enumerate(tpl.space_ids)]
         self.spaces_by_id = by_id = {sp.id: sp for sp in self.spaces}
-        for sp, (plain, refs) in zip(self.spaces, tpl.space_attrs):
-            sp.__dict__.update(plain)
+        for sp, (values, refs) in zip(self.spaces, tpl.space_attrs):
+            sp.__dict__.update(values)
             for py, kind, v in refs:
                 setattr(sp, py, by_id[v] if kind == "space" else FrozenList(by_id[x] for x in v))
             for py, name, z in tpl.space_zones:
@@ -330,9 +330,9 @@ class Game:
         self.comps_by_id = {}
         self.comps_by_kind = {}
         zones = self.zones
-        for i, (cid, kind, plain, refs, zname) in enumerate(tpl.comps):
+        for i, (cid, kind, values, refs, zname) in enumerate(tpl.comps):
             c = Comp(cid, kind, i)
-            c.__dict__.update(plain)
+            c.__dict__.update(values)
             for py, rkind, v in refs:
                 setattr(c, py, by_id[v] if rkind == "space" else FrozenList(by_id[x] for x in v))
             for piece, attr in tpl.pieces:
@@ -574,39 +574,6 @@ class Game:
         if missing:
             raise RuleError(f"components lost: {', '.join(missing[:5])}")
 
-    # ------------------------------------------------------------ log
-    def say(self, text, see="all", others=None, **extra):
-        """Log one event. `see` is "all" or the ids of the seats that may read
-        `text`; everyone else reads `others` (or nothing) — see views.log_for."""
-        if len(self.log) >= MAX_LOG:
-            raise RuleError(f"the log passed {MAX_LOG:,} lines (a 'log' in a loop without end?)")
-        entry = {"round": self.round, "phase": self.phase, "text": text, "see": see}
-        if others is not None:
-            entry["others"] = others
-        entry.update(extra)
-        self.log.append(entry)
-
-    def say_secret(self, text, seers, others, **extra):
-        """Log an event some seats may not see: public when everyone may."""
-        if seers is None:
-            self.say(text, **extra)
-        else:
-            self.say(text, sorted(seers), others, **extra)
-
-    def log_parts(self, parts):
-        """`log "...{x}..."`: a component some seat may not see is shown to it
-        as 'a <kind>' (parts alternate literal text and values)."""
-        hidden = [v for v in parts[1::2] if type(v) is Comp and viewers(v.zone) is not None]
-        text = "".join(p if i % 2 == 0 else display(p) for i, p in enumerate(parts))
-        if not hidden:
-            self.say(text)
-            return
-        seers = set.intersection(*(set(viewers(c.zone)) for c in hidden))
-        shown = "".join(p if i % 2 == 0 else
-                        (f"a {p.kind}" if type(p) is Comp and p in hidden else display(p))
-                        for i, p in enumerate(parts))
-        self.say(text, sorted(seers), shown)
-
     # ------------------------------------------------------------ decisions
     def choose(self, player, name, prompt, opts, labels, prefs=None, site=None):
         n = len(opts)
@@ -647,21 +614,6 @@ class Game:
         if self.logging:
             self._log_choice(player, name, opts[i], label, choice=label, options=n)
         return opts[i]
-
-    def _log_choice(self, player, name, opt, shown, **extra):
-        """A decision's line. When the option taken is made of components some
-        seat may not see (a card from a hand), those seats read only what the
-        table saw — the same words whether the play was forced or chosen."""
-        values = opt[1:] if type(opt) is tuple else ()
-        hidden = [v for v in values if type(v) is Comp and viewers(v.zone) is not None]
-        who = f"{player.id} (bot)" if extra.get("bot") else player.id
-        text = f"{who} {name}: {shown}"
-        if not hidden:
-            self.say(text, decision=name, player=player.id, **extra)
-            return
-        seers = {player.id}.union(*(viewers(c.zone) for c in hidden))
-        self.say(text, sorted(seers), f"{who} {name}: {_count_of(hidden)}",
-                 decision=name, player=player.id, **extra)
 
     def _count_decision(self, player, name):
         self.decisions += 1
@@ -790,25 +742,6 @@ class Game:
                 moved.append((c, z))
         if moved:
             self._log_moves(moved, dest)
-
-    def _log_moves(self, moved, dest):
-        """One line per source zone. A component that nobody may see both before
-        and after the move shows as 'a card' to those who may not, and the
-        lines go in zone order, never in an order that depends on identity."""
-        groups = {}
-        for c, src in moved:
-            groups.setdefault(src, []).append(c)
-        order = sorted(groups, key=lambda z: "" if z is None else z.id) \
-            if len(groups) > 1 else groups
-        for src in order:
-            comps = groups[src]
-            where = f"{src.id if src is not None else 'nowhere'} -> {dest.id}"
-            text = f"{', '.join(c.id for c in comps)}: {where}"
-            a, b = viewers(src) if src is not None else set(), viewers(dest)
-            if a is None or b is None:  # it was or is face up: everyone knows it
-                self.say(text)
-            else:
-                self.say(text, sorted(a | b), f"{_count_of(comps)}: {where}")
 
     def place(self, piece, owner, loc, n):
         if owner is None:
@@ -964,21 +897,6 @@ class Game:
         if self.logging:
             self._log_roll(dice)
 
-    def _log_roll(self, dice):
-        """Faces of dice in a zone some seat may not see reach only those who may."""
-        by_zone = {}
-        for d in dice:
-            by_zone.setdefault(d.zone, []).append(d)
-        if len(by_zone) == 1 and viewers(dice[0].zone if dice[0].zone else None) is None:
-            self.say("roll: " + " ".join(str(d.u_value) for d in dice))
-            return
-        for z in sorted(by_zone, key=lambda z: "" if z is None else z.id):
-            group = by_zone[z]
-            text = "roll: " + " ".join(str(d.u_value) for d in group)
-            seers = viewers(z) if z is not None else None
-            self.say_secret(text, seers, f"{_count_of(group, 'die', 'dice')} rolled in {z.id}"
-                            if z is not None else None)
-
     def shuffle(self, zone):
         self.rng.shuffle(zone.items)
 
@@ -1020,20 +938,6 @@ def _coerce(value, choices):
             if str(c).lower() == value.lower():
                 return c
     return value
-
-
-def _count_of(comps, one=None, many=None) -> str:
-    """What the table sees of hidden components: 'a card', '3 cards', 'a card
-    and 2 tokens' (kinds in a fixed order, never the components' order)."""
-    kinds = {}
-    for c in comps:
-        kinds[c.kind] = kinds.get(c.kind, 0) + 1
-    parts = []
-    for kind in sorted(kinds):
-        n = kinds[kind]
-        name = one or kind
-        parts.append(f"a {name}" if n == 1 else f"{n} {many or name + 's'}")
-    return " and ".join(parts)
 
 
 _PY_TYPES = {"NoneType": "none", "int": "a number", "str": "text", "bool": "true/false",

@@ -23,7 +23,7 @@ MAX_SPACES = 10_000  # spaces on a board
 MAX_NESTING = 40  # blocks and expressions nested inside one another
 
 # --- running ------------------------------------------------------------------
-DEFAULT_STEPS = 20_000_000  # rule steps in one game (game.yaml limits.steps, --max-steps)
+DEFAULT_STEPS = 10_000_000  # rule steps in one game (game.yaml limits.steps, --max-steps)
 MAX_LIST = 1_000_000  # items in one list made at run time
 MAX_TEXT = 100_000  # characters in one text made at run time
 MAX_LOG = 1_000_000  # log lines in one game

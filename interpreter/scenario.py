@@ -17,6 +17,7 @@ from .agents import FirstAgent, RandomAgent, ScriptedAgent, ScriptError
 from .diagnostics import Diagnostic, DiagnosticError
 from .engine import Game, Rig, StopGame, active_seats, load_program
 from .parser import Source, parse_expr, parse_stmts
+from .savegame import variant_problem
 from .state import display
 from .limits import MAX_PATH_CHARS
 from .yamlio import (is_dir, load_yaml, path_too_long, position, read_text, schema_diagnostics,
@@ -243,8 +244,19 @@ class _Scenario:
 
     def program(self):
         doc = self.doc
-        return load_program(self.ruleset, self.extra, variant=doc.get("variant"),
-                            options={k: str(v) for k, v in (doc.get("options") or {}).items()})
+        variant = doc.get("variant")
+        problem = variant_problem(variant)
+        if problem:
+            return None, [Diagnostic(str(self.path), *position(doc, "variant"), "OPTION",
+                                     problem)]
+        program, diags = load_program(self.ruleset, self.extra, variant=variant,
+                                      options={k: str(v) for k, v in
+                                               (doc.get("options") or {}).items()})
+        # a variant the ruleset lacks is this file's mistake: point at its key
+        out = [Diagnostic(str(self.path), *position(doc, "variant"), d.code, d.message,
+                          hint=d.hint) if d.code == "OPTION" and "variant" in doc and
+               d.message.startswith("no variant") else d for d in diags]
+        return program, out
 
     def check_names(self, program):
         """Phases and players the scenario names must exist in the ruleset."""

@@ -25,7 +25,7 @@ from interpreter.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
-EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "70"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="RULEBOOK_FUZZ_SEED" not in
                 os.environ, suppress_health_check=list(HealthCheck))
 

@@ -170,3 +170,13 @@ def test_a_file_that_is_not_utf8_is_an_encoding_error(race):
     (race / "race.rules").write_bytes(b"phase race {\n  \xff\n}\n")
     d = [d for d in diags(race) if d["code"] == "FILE-ENCODING"]
     assert d and (d[0]["line"], d[0]["col"]) == (2, 3)
+
+
+@pytest.mark.parametrize("variant", ["nope", "../solo"])
+def test_a_scenarios_unknown_variant_points_at_its_key(tmp_path, variant):
+    scenario = tmp_path / "s.scenario.yaml"
+    scenario.write_text(f"scenario: s\nruleset: {ROOT / 'rules' / 'smile_and_gun'}\n"
+                        f"variant: '{variant}'\nthen: first\n", encoding="utf-8")
+    r = cli("validate", "--format", "json", scenario)
+    (d,) = json.loads(r.stdout)
+    assert (d["path"], d["line"], d["col"], d["code"]) == (str(scenario), 3, 10, "OPTION")

@@ -154,7 +154,7 @@ def test_the_reported_exploit_is_a_syntax_error(tmp_path):
 
 
 def test_the_exploit_in_a_scenario_expectation_is_refused(tmp_path):
-    folder = make(tmp_path, "counter += 1")
+    make(tmp_path, "counter += 1")
     scenario = tmp_path / "evil.scenario.yaml"
     scenario.write_text("scenario: evil\nruleset: probe\nseed: 1\nthen: first\nexpect:\n"
                         "  - that:\n      - 'ident(1).__class__ == none'\n", encoding="utf-8")

@@ -1,0 +1,113 @@
+"""The game's log: one line per event, each saying who may read it.
+
+An entry is {"round", "phase", "text", "see"} plus what the event adds. `see`
+is "all" or the ids of the seats that may read `text`; the other readers get
+`others` — what the table saw ("a card") — or nothing (views.entry_for).
+Secrets are decided here, from zone visibility alone: a component nobody else
+may see is named only to those who may, before and after it moves.
+"""
+from __future__ import annotations
+
+from .limits import MAX_LOG
+from .state import Comp, RuleError, display
+from .views import viewers
+
+
+class GameLog:
+    """The log-writing half of engine.Game (a mixin: it uses the game's round,
+    phase and log, and is used by its decisions and effects)."""
+
+    def say(self, text, see="all", others=None, **extra):
+        """Log one event. `see` is "all" or the ids of the seats that may read
+        `text`; everyone else reads `others` (or nothing) — see views.log_for."""
+        if len(self.log) >= MAX_LOG:
+            raise RuleError(f"the log passed {MAX_LOG:,} lines (a 'log' in a loop without end?)")
+        entry = {"round": self.round, "phase": self.phase, "text": text, "see": see}
+        if others is not None:
+            entry["others"] = others
+        entry.update(extra)
+        self.log.append(entry)
+
+    def say_secret(self, text, seers, others, **extra):
+        """Log an event some seats may not see: public when everyone may."""
+        if seers is None:
+            self.say(text, **extra)
+        else:
+            self.say(text, sorted(seers), others, **extra)
+
+    def log_parts(self, parts):
+        """`log "...{x}..."`: a component some seat may not see is shown to it
+        as 'a <kind>' (parts alternate literal text and values)."""
+        hidden = [v for v in parts[1::2] if type(v) is Comp and viewers(v.zone) is not None]
+        text = "".join(p if i % 2 == 0 else display(p) for i, p in enumerate(parts))
+        if not hidden:
+            self.say(text)
+            return
+        seers = set.intersection(*(set(viewers(c.zone)) for c in hidden))
+        shown = "".join(p if i % 2 == 0 else
+                        (f"a {p.kind}" if type(p) is Comp and p in hidden else display(p))
+                        for i, p in enumerate(parts))
+        self.say(text, sorted(seers), shown)
+
+    def _log_choice(self, player, name, opt, shown, **extra):
+        """A decision's line. When the option taken is made of components some
+        seat may not see (a card from a hand), those seats read only what the
+        table saw — the same words whether the play was forced or chosen."""
+        values = opt[1:] if type(opt) is tuple else ()
+        hidden = [v for v in values if type(v) is Comp and viewers(v.zone) is not None]
+        who = f"{player.id} (bot)" if extra.get("bot") else player.id
+        text = f"{who} {name}: {shown}"
+        if not hidden:
+            self.say(text, decision=name, player=player.id, **extra)
+            return
+        seers = {player.id}.union(*(viewers(c.zone) for c in hidden))
+        self.say(text, sorted(seers), f"{who} {name}: {count_of(hidden)}",
+                 decision=name, player=player.id, **extra)
+
+    def _log_moves(self, moved, dest):
+        """One line per source zone. A component that nobody may see both before
+        and after the move shows as 'a card' to those who may not, and the
+        lines go in zone order, never in an order that depends on identity."""
+        groups = {}
+        for c, src in moved:
+            groups.setdefault(src, []).append(c)
+        order = sorted(groups, key=lambda z: "" if z is None else z.id) \
+            if len(groups) > 1 else groups
+        for src in order:
+            comps = groups[src]
+            where = f"{src.id if src is not None else 'nowhere'} -> {dest.id}"
+            text = f"{', '.join(c.id for c in comps)}: {where}"
+            a, b = viewers(src) if src is not None else set(), viewers(dest)
+            if a is None or b is None:  # it was or is face up: everyone knows it
+                self.say(text)
+            else:
+                self.say(text, sorted(a | b), f"{count_of(comps)}: {where}")
+
+    def _log_roll(self, dice):
+        """Faces of dice in a zone some seat may not see reach only those who may."""
+        by_zone = {}
+        for d in dice:
+            by_zone.setdefault(d.zone, []).append(d)
+        if len(by_zone) == 1 and viewers(dice[0].zone if dice[0].zone else None) is None:
+            self.say("roll: " + " ".join(str(d.u_value) for d in dice))
+            return
+        for z in sorted(by_zone, key=lambda z: "" if z is None else z.id):
+            group = by_zone[z]
+            text = "roll: " + " ".join(str(d.u_value) for d in group)
+            seers = viewers(z) if z is not None else None
+            self.say_secret(text, seers, f"{count_of(group, 'die', 'dice')} rolled in {z.id}"
+                            if z is not None else None)
+
+
+def count_of(comps, one=None, many=None) -> str:
+    """What the table sees of hidden components: 'a card', '3 cards', 'a card
+    and 2 tokens' (kinds in a fixed order, never the components' order)."""
+    kinds = {}
+    for c in comps:
+        kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    parts = []
+    for kind in sorted(kinds):
+        n = kinds[kind]
+        name = one or kind
+        parts.append(f"a {name}" if n == 1 else f"{n} {many or name + 's'}")
+    return " and ".join(parts)
