@@ -114,9 +114,7 @@ def B_text(G, s):
 
 def B_each(G, xs):
     """What a comprehension walks: a list, or a snapshot of a zone, paid for."""
-    xs = it(xs)
-    spend(G, len(xs))
-    return xs
+    return _paid(G, xs)
 
 
 def B_in(G, x, xs):
@@ -172,8 +170,14 @@ def items(G, z):
 
 
 def _paid(G, xs):
-    xs = it(xs)
-    spend(G, len(xs) + 1)
+    """The items of a list or zone, paid for (the hot path: spend() inlined)."""
+    if type(xs) is Zone:
+        xs = xs.items[:]
+    elif not isinstance(xs, list):
+        xs = it(xs)
+    G.fuel -= len(xs) + 1
+    if G.fuel < 0:
+        G.out_of_steps()
     return xs
 
 
@@ -185,18 +189,18 @@ def B_len(G, x):
     raise RuleError(f"len() needs a list, zone or text, not {kind_of(x)}")
 
 
-def B_count(G, xs, pred=None):
+def B_count(G, xs, pred=None, trusted=False):
     if pred is None:
         return B_len(G, xs)
-    pred = fn(pred)
+    pred = pred if trusted else fn(pred)
     return sum(1 for x in _paid(G, xs) if pred(x))
 
 
-def B_sum(G, xs, key=None):
+def B_sum(G, xs, key=None, trusted=False):
     xs = _paid(G, xs)
     if key is None:
         return num(sum(xs))
-    key = fn(key)
+    key = key if trusted else fn(key)
     return num(sum(key(x) for x in xs))
 
 
@@ -214,8 +218,8 @@ def B_abs(G, x):
     return abs(num(x))
 
 
-def B_max_by(G, xs, key):
-    key = fn(key)
+def B_max_by(G, xs, key, trusted=False):
+    key = key if trusted else fn(key)
     best, bk = None, None
     for x in _paid(G, xs):
         k = key(x)
@@ -224,8 +228,8 @@ def B_max_by(G, xs, key):
     return best
 
 
-def B_min_by(G, xs, key):
-    key = fn(key)
+def B_min_by(G, xs, key, trusted=False):
+    key = key if trusted else fn(key)
     best, bk = None, None
     for x in _paid(G, xs):
         k = key(x)
@@ -234,8 +238,8 @@ def B_min_by(G, xs, key):
     return best
 
 
-def B_most(G, xs, key):
-    key = fn(key)
+def B_most(G, xs, key, trusted=False):
+    key = key if trusted else fn(key)
     out, bk = [], None
     for x in _paid(G, xs):
         k = key(x)
@@ -246,8 +250,8 @@ def B_most(G, xs, key):
     return out
 
 
-def B_fewest(G, xs, key):
-    key = fn(key)
+def B_fewest(G, xs, key, trusted=False):
+    key = key if trusted else fn(key)
     out, bk = [], None
     for x in _paid(G, xs):
         k = key(x)
@@ -258,18 +262,18 @@ def B_fewest(G, xs, key):
     return out
 
 
-def B_filter(G, xs, pred):
-    pred = fn(pred)
+def B_filter(G, xs, pred, trusted=False):
+    pred = pred if trusted else fn(pred)
     return [x for x in _paid(G, xs) if pred(x)]
 
 
-def B_map(G, xs, f):
-    f = fn(f)
+def B_map(G, xs, f, trusted=False):
+    f = f if trusted else fn(f)
     return [f(x) for x in _paid(G, xs)]
 
 
-def B_sort_by(G, xs, key):
-    key = fn(key)
+def B_sort_by(G, xs, key, trusted=False):
+    key = key if trusted else fn(key)
     return sorted(_paid(G, xs), key=key)
 
 
@@ -281,9 +285,9 @@ def B_reverse(G, xs):
     return lst(_paid(G, xs))[::-1]
 
 
-def B_first(G, xs, pred=None):
+def B_first(G, xs, pred=None, trusted=False):
     if pred is not None:
-        pred = fn(pred)
+        pred = pred if trusted else fn(pred)
     for x in _paid(G, xs):
         if pred is None or pred(x):
             return x
@@ -295,17 +299,17 @@ def B_last(G, xs):
     return xs[-1] if xs else None
 
 
-def B_any(G, xs, pred=None):
+def B_any(G, xs, pred=None, trusted=False):
     if pred is None:
         return any(_paid(G, xs))
-    pred = fn(pred)
+    pred = pred if trusted else fn(pred)
     return any(pred(x) for x in _paid(G, xs))
 
 
-def B_every(G, xs, pred=None):
+def B_every(G, xs, pred=None, trusted=False):
     if pred is None:
         return all(_paid(G, xs))
-    pred = fn(pred)
+    pred = pred if trusted else fn(pred)
     return all(pred(x) for x in _paid(G, xs))
 
 
@@ -319,8 +323,8 @@ def B_unique(G, xs):
     return out
 
 
-def B_distinct(G, xs, key):
-    key = fn(key)
+def B_distinct(G, xs, key, trusted=False):
+    key = key if trusted else fn(key)
     seen, out = set(), []
     for x in _paid(G, xs):
         k = key(x)

@@ -16,10 +16,12 @@ game's step budget; arithmetic that could grow without end is range-checked.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 
 from . import ast as A
 from .diagnostics import Diagnostic
+from .limits import MAX_NUMBER
 from .ruleset import RESERVED_ATTRS, Ruleset
 from .state import py_name
 from .types import BUILTINS, compatible, elem, is_list, list_of, of_value
@@ -105,6 +107,11 @@ class Compiler:
         self.original = None  # (python name, node) that `original(...)` calls
         self.replaceable: set = set()  # events triggered with a default block
         self.kind_of_comp = {c.id: c.kind for c in rs.components}
+        fixed = set(rs.pieces) | set(rs.space_attrs) | {n for _, n in rs.zones}
+        for k in rs.kinds.values():
+            fixed |= set(k.attributes)
+        writable = set(rs.side_vars).union(*(k.properties for k in rs.kinds.values()))
+        self.only_writable = writable - fixed - ANY_FIELDS
         self.space_ids = {sid for sid, _ in rs.spaces}
         self.globals = self._globals()
 
@@ -623,7 +630,10 @@ class Compiler:
                 cid = n.args[0].parts[0]
                 if cid in self.kind_of_comp:
                     result = f"comp:{self.kind_of_comp[cid]}"
-            return f"B_{name}({', '.join(['G'] + codes)})", result
+            trusted = bool(b.fn_args) and all(i < len(types) and types[i] == "func"
+                                              for i in b.fn_args)
+            # a lambda, or a `let` of one: known to be rule code, no need to check it
+            return f"B_{name}({', '.join(['G'] + codes + (['True'] if trusted else []))})", result
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
         return "None", "any"
 
@@ -712,7 +722,7 @@ class Compiler:
         if n.op in ("in", "notin"):
             if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
                 self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
-            if rt in ("zone", "str", "table", "options") or rt.startswith("table:"):
+            if not rt.startswith("list:"):  # zones, texts, tables: no walk to pay for
                 op = "in" if n.op == "in" else "not in"
                 return f"({lc} {op} {rc})", "bool"
             code = f"B_in(G, {lc}, {rc})"  # a list: paid for by its length
@@ -727,9 +737,8 @@ class Compiler:
                                      lt.startswith("comp")):
             op = "is" if n.op == "==" else "is not"
             return f"({lc} {op} {rc})", "bool"
-        maybe_list = ("any", "zone")
-        if n.op in ("==", "!=") and (is_list(lt) or lt in maybe_list) and \
-                (is_list(rt) or rt in maybe_list):
+        if n.op in ("==", "!=") and (lt.startswith("list:") or rt.startswith("list:")) and \
+                (is_list(lt) or lt == "any") and (is_list(rt) or rt == "any"):
             code = f"B_eq(G, {lc}, {rc})"  # lists compare item by item: paid for
             return (code if n.op == "==" else f"(not {code})"), "bool"
         return f"({lc} {n.op} {rc})", "bool"
@@ -777,10 +786,10 @@ class Compiler:
     def s_Assign(self, s, scope, ind):
         vcode, vt = self.expr(s.value, scope)
         tgt = s.target
+        checked = False  # `x += y`: the sum is range-checked (x += x must not grow for ever)
         if s.op != "=":
             self.expect(s.value, vt, "int", f"the value of '{s.op}'")
-            if not isinstance(s.value, A.Num):
-                vcode = f"num({vcode})"  # keeps `x += x` from growing without end
+            checked = not isinstance(s.value, A.Num)
         if isinstance(tgt, A.Name):
             v = scope.lookup(tgt.id)
             if v is None:
@@ -807,7 +816,9 @@ class Compiler:
                          "assigned", hint="only variables and component properties change")
                 return
             self.check_assign(s, at[0], vt)
-            if ot in ("side", "space") or ot.startswith("comp"):
+            if ot in ("side", "space") or ot.startswith("comp") or tgt.name in self.only_writable:
+                # known, or a name the ruleset declares only as variables and
+                # properties: nothing else has a u_ attribute by that name to spoil
                 tcode = f"{ocode}.{py_name(tgt.name)}"
             else:  # unknown type: the game checks that the attribute may change
                 if s.op == "=":
@@ -826,7 +837,14 @@ class Compiler:
                          hint="pieces move with place/remove/transfer, components with move")
                 return
             tcode = f"{ocode}[{icode}]"
+        if checked and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*",
+                                        tcode):
+            vcode = f"num({vcode})"  # the target has parts to evaluate: check the value
+            checked = False
         self.emit(ind, f"{tcode} {s.op} {vcode}", s.span)
+        if checked:  # a plain name or attribute: reading it again is free of effects
+            self.emit(ind, f"if not -{MAX_NUMBER} <= {tcode} <= {MAX_NUMBER}: num({tcode})",
+                      s.span)
 
     def check_assign(self, s, target_t, vt):
         if target_t in ("int", "bool", "str") and not compatible(vt, target_t) and vt != "none":

@@ -9,13 +9,14 @@ from __future__ import annotations
 import random
 import re
 import sys
+import time
 from pathlib import Path
 
 from . import ast as A
 from .builtins import RULES_FILE, RuleError, kind_of, namespace
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
-from .limits import DEFAULT_STEPS, MAX_DECISIONS
+from .limits import DEFAULT_STEPS, MAX_DECISIONS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, load_ruleset
 from .gamelog import GameLog
 from .yamlio import plain
@@ -352,8 +353,12 @@ class Game(GameLog):
                           for w, abs_ in program.abilities.items()}
         self.agents = list(agents) if agents else []
         self.decisions = 0
+        # the step budget (limits.py; game.yaml limits.steps; --max-steps), handed
+        # out in chunks: generated code counts `fuel` down, out_of_steps refills it
         self.budget = steps or program.steps
-        self.fuel = self.budget  # steps left (limits.py; game.yaml limits.steps; --max-steps)
+        self.fuel = min(STEP_CHUNK, self.budget)
+        self.reserve = self.budget - self.fuel
+        self.started = time.monotonic()
 
     def _options(self, given: dict) -> dict:
         rs = self.program.rs
@@ -377,6 +382,7 @@ class Game(GameLog):
     def run(self, start=None, arrange=None):
         """Play to the end. start=(round, phase) skips ahead after setup+arrange."""
         prog = self.program
+        self.started = time.monotonic()
         try:
             try:
                 self.phase = "setup"
@@ -473,14 +479,32 @@ class Game(GameLog):
 
     # ------------------------------------------------------------ limits
     def out_of_steps(self):
+        """The fuel of one chunk ran out: take the next chunk from the budget,
+        or stop. Between chunks the game also looks at the clock, a backstop
+        for steps that are each unusually costly (MAX_SECONDS)."""
+        while self.fuel < 0 and self.reserve > 0:
+            take = min(STEP_CHUNK, self.reserve)
+            self.reserve -= take
+            self.fuel += take
+        if self.fuel >= 0:
+            if time.monotonic() - self.started > MAX_SECONDS:
+                raise RuleError(f"the rules ran for more than {MAX_SECONDS} seconds without "
+                                "the game ending (a loop without end?)")
+            return
         raise RuleError(f"the rules ran {self.budget:,} steps without the game "
                         "ending (a loop without end?); raise the budget with game.yaml "
                         "'limits: {steps: N}' or --max-steps if the game really needs it")
+
+    def steps_used(self) -> int:
+        return self.budget - self.reserve - self.fuel
 
     def attr(self, x, name):
         """`x.name` for a value the checker could not type: only the fields the
         language documents and the names the ruleset declares are readable."""
         t = type(x)
+        fields = _FIELDS.get(t)
+        if fields is not None and name in fields:  # the common case: c.holder, p.id ...
+            return getattr(x, name)
         if t is Table:  # a row of a YAML table: its keys are what the ruleset declared
             return self.key(x, name)
         allowed = self.program.readable.get(x.kind if t is Comp else t)
@@ -497,8 +521,6 @@ class Game(GameLog):
             return getattr(x, name)
         if t is PieceRow:
             return sum(x.counts)
-        if name in _FIELDS[t]:
-            return getattr(x, name)
         return getattr(x, py_name(name))
 
     def set_attr(self, x, name, value):

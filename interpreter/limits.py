@@ -24,6 +24,8 @@ MAX_NESTING = 40  # blocks and expressions nested inside one another
 
 # --- running ------------------------------------------------------------------
 DEFAULT_STEPS = 10_000_000  # rule steps in one game (game.yaml limits.steps, --max-steps)
+STEP_CHUNK = 10_000  # steps handed out at a time; the clock is read between chunks
+MAX_SECONDS = 60  # a backstop: a game whose steps are each unusually costly stops too
 MAX_LIST = 1_000_000  # items in one list made at run time
 MAX_TEXT = 100_000  # characters in one text made at run time
 MAX_LOG = 1_000_000  # log lines in one game

@@ -13,9 +13,15 @@ from __future__ import annotations
 from .limits import MAX_TEXT
 
 
-def py_name(name: str) -> str:
-    """The Python attribute that holds declared attribute `name`."""
-    return "u_" + name
+class _PyNames(dict):
+    def __missing__(self, name):
+        self[name] = attr = "u_" + name
+        return attr
+
+
+# py_name(name): the Python attribute that holds declared attribute `name`
+# (a dict lookup, memoised: the engine asks for piece attributes constantly)
+py_name = _PyNames().__getitem__
 
 
 class RuleError(Exception):

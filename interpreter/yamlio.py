@@ -470,6 +470,14 @@ def _map_error(path, doc, err) -> list[Diagnostic]:
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return [Diagnostic(path, line, col, "SCHEMA-MISSING",
                            f"{at} is missing required key {missing!r}")]
+    if isinstance(node, dict) and isinstance(err.instance, str) and err.instance in node \
+            and err.validator == "pattern":  # a key that is not a name (propertyNames)
+        line, col = position(node, err.instance, at_key=True)
+        name = shorten(err.instance)
+        why = ("names starting with '_' belong to the engine" if err.instance.startswith("_")
+               else "a name is lower-case letters, digits and '_', starting with a letter")
+        return [Diagnostic(path, line, col, "SCHEMA-VALUE", f"{at}: {name!r} is not a name",
+                           hint=why)]
     if parent is not None:
         line, col = position(parent, key)
     else:

@@ -180,3 +180,10 @@ def test_a_scenarios_unknown_variant_points_at_its_key(tmp_path, variant):
     r = cli("validate", "--format", "json", scenario)
     (d,) = json.loads(r.stdout)
     assert (d["path"], d["line"], d["col"], d["code"]) == (str(scenario), 3, 10, "OPTION")
+
+
+def test_a_yaml_name_starting_with_underscore_is_refused_at_the_key(race):
+    text = edit(race, "game.yaml", "    laps: 0", "    laps: 0\n    _hidden: 1")
+    (d,) = [d for d in diags(race) if d["severity"] == "error"]
+    assert (d["code"], d["line"], d["col"]) == ("SCHEMA-VALUE", *pos(text, "_hidden"))
+    assert "belong to the engine" in d["hint"]
