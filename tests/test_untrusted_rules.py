@@ -356,3 +356,16 @@ def test_the_decision_cap_says_where_the_game_goes_round_in_circles(tmp_path, mo
     d = runtime_error(folder)
     assert (d.path, d.line) == where(folder, "choose red")[:2]
     assert re.search(r"round in circles here \(red spin", d.message), d.message
+
+
+def test_costly_steps_stop_by_the_clock(tmp_path, monkeypatch):
+    import interpreter.engine as engine
+
+    # each turn compares two 100,000-item lists: few steps, much work; the
+    # clock, read between chunks of steps, stops it
+    monkeypatch.setattr(engine, "MAX_SECONDS", 1)
+    folder = make(tmp_path, "let a = ident(range(10000))\nlet b = ident(range(10000))\n"
+                  "while true {\n  if a == b { counter += 1 }\n}")
+    d = runtime_error(folder)
+    assert (d.path, d.line) in (where(folder, "if a == b")[:2], where(folder, "while true")[:2])
+    assert "1 seconds" in d.message
