@@ -173,12 +173,15 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
     if scenario:
         from .scenario import run_scenario_file
 
-        result = run_scenario_file(Path(scenario))
+        result = run_scenario_file(Path(scenario), ruleset=path)
         if log_file and result.game is not None:
             _write_log(log_file, result.game)
         if result.ok:
             click.echo(f"{scenario}: passed ({result.checks} expectation(s))")
             sys.exit(0)
+        if result.game is not None and not quiet:  # what happened, up to the failure
+            click.echo("the log up to the failure:", err=True)
+            _print_log(result.game, view)
         _fail(result.diagnostics)
     from .savegame import (load_save, replay_agents, saved_ruleset, variant_problem,
                            write_save)

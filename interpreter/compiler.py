@@ -105,6 +105,7 @@ class Compiler:
         self.given: set = set()
         self.chains: dict = {}  # (what, name) -> definitions, overridden ones first
         self.original = None  # (python name, node) that `original(...)` calls
+        self.arranging = False  # compiling a scenario's `arrange`: supplies may be set
         self.replaceable: set = set()  # events triggered with a default block
         self.kind_of_comp = {c.id: c.kind for c in rs.components}
         fixed = set(rs.pieces) | set(rs.space_attrs) | {n for _, n in rs.zones}
@@ -257,12 +258,14 @@ class Compiler:
         """Emit every version of an overridden definition: the last one under
         `pyname`, earlier ones as o0<pyname>, o1<pyname> ... for `original(...)`
         (no rule name can produce a name starting with 'o<digit>')."""
+        self.arranging = pyname == "f__arrange"
         for i, node in enumerate(chain):
             name = pyname if i == len(chain) - 1 else f"o{i}{pyname}"
             self.original = (f"o{i - 1}{pyname}", chain[i - 1]) if i > 0 else None
             self.function(name, getattr(node, "params", []), node.body, node,
                           Scope({}, self.globals))
         self.original = None
+        self.arranging = False
 
     def game_part(self, part, body, game, parts):
         overrides = [p for p in parts if p.part == part]
@@ -407,8 +410,8 @@ class Compiler:
                 return (of_value(rs.side_vars[name]), True)
             if name in rs.zone_names("side"):
                 return ("zone", False)
-            if name in rs.pieces:
-                return ("int", False)
+            if name in rs.pieces:  # a supply: fixed, but a scenario may set it up
+                return ("int", self.arranging)
             return self.no_attr(node, "side", name, ["id", "name", "index", "is_player", "bot",
                                                       *rs.side_vars, *rs.zone_names("side"),
                                                       *rs.pieces])
@@ -1075,6 +1078,8 @@ class Compiler:
                 self.emit(ind + 1, f"{names}{',' if len(opt._vars) == 1 else ''} = {ch}[1:]",
                           opt.span)
             self.body(opt.body, opt._scope, ind + 1, opt.span)
+        # the option's rules have run: a scenario may check here
+        self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
 
     def use_event(self, node, event, arity):
         prev = self.events_used.get(event)
@@ -1112,12 +1117,14 @@ class Compiler:
 
     def s_Turn(self, s, scope, ind):
         who = self.side(s.player, scope, "whose turn it is")
-        prev = self.fresh("t")
-        self.emit(ind, f"{prev} = G.begin_turn({who})", s.span)
+        prev, mover = self.fresh("t"), self.fresh("w")
+        self.emit(ind, f"{prev} = G.begin_turn({who}); {mover} = G.current", s.span)
         self.emit(ind, "try:", s.span)
         self.body(s.body, scope, ind + 1, s.span)
         self.emit(ind, "finally:", s.span)
         self.emit(ind + 1, f"G.end_turn({prev})", s.span)
+        # a scenario may check between turns (never while a `win` unwinds)
+        self.emit(ind, f"if G.hooks is not None: G.hooks(G, 'turn', {mover}.id)", s.span)
 
     def s_Win(self, s, scope, ind):
         code, t = self.expr(s.who, scope)

@@ -34,6 +34,7 @@ CODES = {
     "RUNTIME": "a rule failed while the game was running",
     "CHOICE-ILLEGAL": "a scripted choice is not among the legal options",
     "SCRIPT-LEFT": "a scenario script has choices left when the game ended",
+    "RIG-LEFT": "a scenario's rigged rolls or draws were not all used",
     "EXPECT-FAIL": "a scenario expectation does not hold",
     "OPTION": "a game option or variant is unknown or has a value it does not allow",
     "SAVE-INVALID": "a saved game file is not one rulebook wrote (bad JSON or fields)",

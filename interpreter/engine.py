@@ -259,6 +259,10 @@ class Rig:
     def __init__(self, rolls=None, draws=None):
         self.rolls = list(rolls or [])
         self.draws = {k: list(v) for k, v in (draws or {}).items()}
+        self.told = not self.rolls  # "rig exhausted" is logged once, when it happens
+
+    def left(self) -> bool:
+        return bool(self.rolls) or any(self.draws.values())
 
 
 class Game(GameLog):
@@ -279,7 +283,8 @@ class Game(GameLog):
         self.winners: list = FrozenList()
         self.finished = False
         self.stopped = False
-        self.hooks = None
+        self.hooks = None  # scenario checkpoints: hooks(game, when, what)
+        self._deciding = []  # (player id, decision) asked and not yet carried out
         self.drawn: list = []  # options drawn at random, in the order drawn (saves)
         self.options = Table(self._options(options or {}))
         self.tables = program.tables
@@ -463,13 +468,16 @@ class Game(GameLog):
 
     def _runtime_error(self, message):
         tb = sys.exc_info()[2]
-        span = A.NOWHERE
+        span, trace = A.NOWHERE, []
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == RULES_FILE:
                 span = self.program.span_of(tb.tb_lineno)
+                trace.append(span)
             tb = tb.tb_next
-        return DiagnosticError(Diagnostic(span.path, span.line, span.col, "RUNTIME", message,
-                                          hint=self.where()))
+        err = DiagnosticError(Diagnostic(span.path, span.line, span.col, "RUNTIME", message,
+                                         hint=self.where()))
+        err.trace = trace  # the rules active, outermost first (scenarios re-point)
+        return err
 
     def where(self) -> str:
         """Round, phase and whose turn: where a game was when something failed."""
@@ -604,6 +612,8 @@ class Game(GameLog):
         if n == 0:
             if self.logging:
                 self.say(f"{display(player)} has no legal option for {name}")
+            if self.hooks is not None:
+                self.hooks(self, "asked", (player.id, name, [], None))
             return None
         if n > 1:
             seen = {}
@@ -619,6 +629,8 @@ class Game(GameLog):
             if self.logging:
                 self._log_choice(player, name, opts[0], f"{labels[0]} (only option)",
                                  choice=labels[0], forced=True)
+            if self.hooks is not None:
+                self._asked(player, name, labels, labels[0])
             return opts[0]
         if not player.is_player:
             raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
@@ -635,7 +647,20 @@ class Game(GameLog):
         self.history.append((player.id, name, label))
         if self.logging:
             self._log_choice(player, name, opts[i], label, choice=label, options=n)
+        if self.hooks is not None:
+            self._asked(player, name, labels, label)
         return opts[i]
+
+    def _asked(self, player, name, labels, label):
+        """Tell a scenario what was offered and taken; the decision counts as
+        made once its rules have run (decided)."""
+        self.hooks(self, "asked", (player.id, name, list(labels), label))
+        self._deciding.append((player.id, name))
+
+    def decided(self):
+        """The rules of the option taken have run: a scenario checkpoint."""
+        if self._deciding:
+            self.hooks(self, "decided", self._deciding.pop())
 
     def _count_decision(self, player, name):
         self.decisions += 1
@@ -648,11 +673,13 @@ class Game(GameLog):
     def _bot_choice(self, player, name, opts, labels, prefs, site):
         """A bot takes the option its rules rank lowest (`prefer`); ties go to
         the first; options ranked none are never taken, except `pass`."""
-        best, why = None, f"by the rule at {site}" if site else "the only option"
+        best, why = None, "the only option"
         if prefs is not None:
             for i, rank in enumerate(prefs):
                 if rank is not None and (best is None or rank < prefs[best]):
                     best = i
+            if best is not None:
+                why = f"rank {display(prefs[best])} by the rule at {site}"
         if best is None:
             if "pass" in labels:
                 best, why = labels.index("pass"), "no rule ranks an option"
@@ -666,6 +693,8 @@ class Game(GameLog):
         if self.logging:
             self._log_choice(player, name, opts[best], f"{label} ({why})", choice=label,
                              bot=True)
+        if self.hooks is not None:
+            self._asked(player, name, labels, label)
         return opts[best]
 
     def window(self, name, args, who, round_robin):
@@ -702,6 +731,8 @@ class Game(GameLog):
                         self.say(f"{p.id} uses {labels[opts.index(pick)]}")
                     body(self, owner, p, *args)
                     used = True
+                if self.hooks is not None:
+                    self.decided()
             if not round_robin:
                 if not used:
                     return
@@ -770,13 +801,18 @@ class Game(GameLog):
             raise RuleError(f"place {piece}: no owner")
         a = py_name(piece)
         have = getattr(owner, a)
+        short = n is not None and n > have  # the supply runs out: say so, never silently
         if n is None or n > have:
             n = have
+        if self.logging and short:
+            self.say(f"{owner.id} has only {have} {piece} left in supply: "
+                     f"{'places ' + str(have) if have else 'places none'} at {loc.id}",
+                     short=True)
         if n <= 0:
             return 0
         setattr(owner, a, have - n)
         getattr(loc, a).counts[owner.index] += n
-        if self.logging:
+        if self.logging and not short:
             self.say(f"{owner.id} places {n} {piece} at {loc.id}")
         return n
 
@@ -915,6 +951,10 @@ class Game(GameLog):
             if rig is not None and rig.rolls:
                 d.u_value = rig.rolls.pop(0)
             else:
+                if rig is not None and not rig.told:
+                    rig.told = True
+                    if self.logging:
+                        self.say("rig exhausted; seeded dice from here")
                 d.u_value = rng.randint(1, d.u_sides)
         if self.logging:
             self._log_roll(dice)

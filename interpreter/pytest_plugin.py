@@ -25,11 +25,13 @@ class ScenarioFailed(Exception):
 
 class ScenarioItem(pytest.Item):
     def runtest(self):
-        from .scenario import run_scenario_file
+        from .scenario import log_tail, run_scenario_file
 
         result = run_scenario_file(self.path)
         if not result.ok:
-            raise ScenarioFailed(render(result.diagnostics))
+            tail = log_tail(result.game)
+            raise ScenarioFailed(render(result.diagnostics) +
+                                 (f"\n\nthe log up to the failure:\n{tail}" if tail else ""))
         if result.checks == 0:
             raise ScenarioFailed(f"{self.path}: a scenario must check at least one expectation")
 

@@ -7,6 +7,7 @@ Diagnostic pointing into the scenario file.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,18 +44,56 @@ class Step:
     col: int
 
 
+@dataclass(frozen=True)
+class Point:
+    """Where in a game something is checked or the game stops: before or after
+    a phase, at the end, after the nth time a decision was carried out (by one
+    player or anyone), or after the nth turn of a player."""
+    when: str  # before / after / end / decided / turn
+    phase: str | None = None
+    decision: str | None = None
+    player: str | None = None
+    count: int = 1
+
+    def describe(self) -> str:
+        if self.when in ("before", "after"):
+            return f"{self.when} {self.phase}"
+        if self.when == "decided":
+            who = f"{self.player}'s " if self.player else ""
+            return f"after {who}{self.decision} decision #{self.count}"
+        if self.when == "turn":
+            return f"after {self.player}'s turn #{self.count}"
+        return "at the end"
+
+
 @dataclass
 class Check:
     text: str
     line: int
     col: int
-    when: str  # before / after / end
-    phase: str | None
+    point: Point
     round: int | None
     fn: str = ""
     left: str | None = None
     right: str | None = None
     op: str | None = None
+    at: tuple = (1, 1)  # where the checkpoint is named (`after:` / `before:`)
+
+
+@dataclass
+class Probe:
+    """What a decision offers or takes: `offered`, `not_offered`, `chosen`."""
+    kind: str
+    player: str | None
+    decision: str
+    labels: list
+    exactly: bool
+    count: int | None
+    round: int | None
+    line: int
+    col: int
+    seen: bool = False
+    failed: bool = False
 
 
 @dataclass
@@ -69,9 +108,11 @@ class ScenarioResult:
 class _Scenario:
     def __init__(self, path: Path):
         self.path = path
+        self.expected_ruleset = None  # `play PATH --scenario FILE`: PATH
         self.diags: list[Diagnostic] = []
         self.extra: list = []
         self.checks: list[Check] = []
+        self.probes: list[Probe] = []
         self.steps: list[Step] = []
         self.doc = None
 
@@ -112,6 +153,17 @@ class _Scenario:
             self.err(*position(doc, "ruleset"), "FILE-MISSING",
                      f"no ruleset folder at {shorten(doc['ruleset'], 200)} (relative to this file)")
             return False
+        if self.expected_ruleset is not None:
+            try:
+                wanted = Path(self.expected_ruleset).resolve()
+            except (OSError, ValueError, RuntimeError):
+                wanted = Path(self.expected_ruleset)
+            if wanted != self.ruleset:
+                self.err(*position(doc, "ruleset"), "OPTION",
+                         f"this scenario is for the ruleset at {shorten(str(self.ruleset), 200)}, "
+                         f"not {shorten(str(self.expected_ruleset), 200)}",
+                         hint="give the scenario's own ruleset, or leave PATH out")
+                return False
         if "arrange" in doc:
             src = self.source(doc, "arrange")
             try:
@@ -121,13 +173,23 @@ class _Scenario:
             except DiagnosticError as e:
                 self.diags.extend(e.diagnostics)
         for i, exp in enumerate(doc.get("expect") or []):
-            when, phase = "end", None
-            if "before" in exp:
-                when, phase = "before", exp["before"]
-            elif exp.get("after", "end") != "end":
-                when, phase = "after", exp["after"]
+            kinds = [k for k in ("that", "offered", "not_offered", "chosen") if k in exp]
+            if len(kinds) != 1:
+                self.err(*position(doc["expect"], i), "SCHEMA-MISSING" if not kinds else
+                         "SCHEMA-VALUE", "an expectation has exactly one of that, offered, "
+                         "not_offered, chosen" + (f" (this one: {', '.join(kinds)})" if kinds
+                                                  else ""))
+                continue
+            if kinds[0] != "that":
+                self.probe(exp, kinds[0])
+                continue
+            point = self.point(exp)
+            key = "before" if "before" in exp else "after" if "after" in exp else "that"
             for j, text in enumerate(exp["that"]):
-                self.expectation(exp["that"], j, text, when, phase, exp.get("round"))
+                before = len(self.checks)
+                self.expectation(exp["that"], j, text, point, exp.get("round"))
+                if len(self.checks) > before:
+                    self.checks[-1].at = position(exp, key)
         for i, entry in enumerate(doc.get("script") or []):
             line, col = position(doc["script"], i)
             if "player" in entry:
@@ -152,7 +214,28 @@ class _Scenario:
         return Source(str(self.path), str(text), line0=line - 1, col0=col - 1 + quoted,
                       first_only=True)
 
-    def expectation(self, node, j, text, when, phase, rnd):
+    def point(self, node) -> Point:
+        """The checkpoint an `expect` entry or `stop` names."""
+        if "before" in node:
+            return Point("before", node["before"])
+        after = node.get("after", "end")
+        if isinstance(after, dict):
+            if "turn" in after:
+                return Point("turn", player=after["turn"], count=after.get("count", 1))
+            return Point("decided", decision=after["decision"], player=after.get("player"),
+                         count=after.get("count", 1))
+        return Point("end") if after == "end" else Point("after", after)
+
+    def probe(self, exp, kind):
+        spec = exp[kind]
+        line, col = position(exp, kind)
+        labels = spec.get("labels", [spec["label"]] if "label" in spec else [])
+        self.probes.append(Probe(kind, spec.get("player"), spec["decision"],
+                                 [str(x) for x in labels], bool(spec.get("exactly")),
+                                 spec.get("count"), spec.get("round", exp.get("round")),
+                                 line, col))
+
+    def expectation(self, node, j, text, point, rnd):
         src = self.source(node, j)
         try:
             expr = parse_expr(src)
@@ -161,7 +244,7 @@ class _Scenario:
             return
         k = len(self.checks)
         span = expr.span
-        chk = Check(str(text), span.line, span.col, when, phase, rnd)
+        chk = Check(str(text), span.line, span.col, point, rnd)
         if isinstance(expr, A.Compare) and expr.op in OPS:
             chk.left, chk.right, chk.op = f"_l{k}", f"_r{k}", expr.op
             self.extra.append(A.Func(chk.left, [], [A.Return(expr.left, span=span)], span=span))
@@ -207,15 +290,30 @@ class _Scenario:
             return res
         res.game = game
         ns = program.ns
+        stop_at = self.point(stop) if stop else None
+        counts: dict = {}  # (kind, player, decision) -> times seen
 
-        def hook(g, when, phase):
+        def reached(g, point):
             for chk in self.checks:
-                if chk.when == when and chk.phase == phase and \
-                        (chk.round is None or chk.round == g.round):
+                if chk.point == point and (chk.round is None or chk.round == g.round):
                     self.check(g, ns, chk, res)
-            if stop and when == "after" and phase == stop["after"] and \
-                    (stop.get("round") is None or stop["round"] == g.round):
+            if stop_at == point and (stop.get("round") is None or stop["round"] == g.round):
                 raise StopGame()
+
+        def hook(g, when, what):
+            if when in ("before", "after"):
+                reached(g, Point(when, what))
+            elif when == "turn":
+                n = counts[("turn", what)] = counts.get(("turn", what), 0) + 1
+                reached(g, Point("turn", player=what, count=n))
+            elif when == "decided":
+                player, decision = what
+                for who in (player, None):
+                    key = ("decided", who, decision)
+                    n = counts[key] = counts.get(key, 0) + 1
+                    reached(g, Point("decided", decision=decision, player=who, count=n))
+            elif when == "asked":
+                self.asked(g, counts, *what, res)
 
         game.hooks = hook
         arrange = ns.get("f__arrange")
@@ -228,19 +326,41 @@ class _Scenario:
             legal = ", ".join(e.legal[:40]) + (" ..." if len(e.legal) > 40 else "")
             self.err(line, col, "CHOICE-ILLEGAL", str(e), hint=f"legal: {legal}" if legal else "")
         except DiagnosticError as e:
-            self.diags.extend(e.diagnostics)
+            self.diags.extend(self.own_line(e))
         else:
             if script and then == "fail":
                 st = script[0]
                 self.err(st.line, st.col, "SCRIPT-LEFT",
                          f"the game {'stopped' if game.stopped else 'ended'} with "
                          f"{len(script)} scripted choice(s) unused")
+            if rig.left():
+                self.rig_left(rig, game)
             for chk in self.checks:
-                if chk.when == "end":
+                if chk.point.when == "end":
                     self.check(game, ns, chk, res)
+            for pr in self.probes:
+                if not pr.seen and not pr.failed and pr.kind != "not_offered":
+                    res.checks += 1
+                    self.err(pr.line, pr.col, "EXPECT-FAIL", f"{self.asking(pr)} was never "
+                             "asked" + (f" (the game {'stopped' if game.stopped else 'ended'})"))
         res.diagnostics = self.diags
         res.ok = not self.diags
         return res
+
+    def own_line(self, e: DiagnosticError) -> list:
+        """A run-time error inside rules that this file's `arrange` called is
+        reported at the arrange line, the rule's own line in the hint."""
+        trace = getattr(e, "trace", [])
+        mine = [sp for sp in trace if sp.path == str(self.path)]
+        out = []
+        for d in e.diagnostics:
+            if mine and d.path != str(self.path):
+                sp = mine[-1]
+                hint = f"in the rules at {d.path}:{d.line}:{d.col}" + \
+                    (f"; {d.hint}" if d.hint else "")
+                d = Diagnostic(str(self.path), sp.line, sp.col, d.code, d.message, hint=hint)
+            out.append(d)
+        return out
 
     def program(self):
         doc = self.doc
@@ -258,21 +378,87 @@ class _Scenario:
                d.message.startswith("no variant") else d for d in diags]
         return program, out
 
+    def asking(self, pr) -> str:
+        who = pr.player or "anyone"
+        nth = f" (time #{pr.count})" if pr.count else ""
+        return f"{who}'s decision {pr.decision!r}{nth}"
+
+    def asked(self, g, counts, player, decision, labels, label, res):
+        """A decision was put to a player: check `offered`, `not_offered`, `chosen`."""
+        seen = {}
+        for who in (player, None):
+            key = ("asked", who, decision)
+            seen[who] = counts[key] = counts.get(key, 0) + 1
+        for pr in self.probes:
+            if pr.failed or pr.decision != decision or pr.player not in (None, player):
+                continue
+            if (pr.count is not None and pr.count != seen[pr.player]) or \
+                    (pr.round is not None and pr.round != g.round):
+                continue
+            pr.seen = True
+            res.checks += 1
+            shown = ", ".join(labels[:40]) or "nothing"
+            problem = None
+            if pr.kind == "offered":
+                missing = [x for x in pr.labels if x not in labels]
+                extra = [x for x in labels if x not in pr.labels] if pr.exactly else []
+                if missing or extra:
+                    problem = (f"{self.asking(pr)} offers {shown}" +
+                               (f"; missing {', '.join(missing)}" if missing else "") +
+                               (f"; also {', '.join(extra)}" if extra else ""))
+            elif pr.kind == "not_offered":
+                present = [x for x in pr.labels if x in labels]
+                if present:
+                    problem = f"{self.asking(pr)} offers {', '.join(present)}, which it must not"
+            elif label not in pr.labels:
+                problem = f"{self.asking(pr)} took {label if label is not None else 'nothing'}" \
+                          f", not {' or '.join(pr.labels)} (offered: {shown})"
+            if problem:
+                pr.failed = True
+                self.err(pr.line, pr.col, "EXPECT-FAIL", problem, hint=self.when(g))
+
+    def rig_left(self, rig, game):
+        """Rigged randomness the game never used: the scenario is not what it says."""
+        rigged = self.doc["rig"]
+        how = "stopped" if game.stopped else "ended"
+        if rig.rolls:
+            self.err(*position(rigged, "rolls"), "RIG-LEFT",
+                     f"the game {how} with {len(rig.rolls)} rigged roll(s) unused: "
+                     f"{' '.join(map(str, rig.rolls[:20]))}")
+        for zone, ids in rig.draws.items():
+            if ids:
+                self.err(*position(rigged["draws"], zone), "RIG-LEFT",
+                         f"the game {how} with {len(ids)} rigged draw(s) from {zone} unused: "
+                         f"{', '.join(ids[:20])}")
+
     def check_names(self, program):
         """Phases and players the scenario names must exist in the ruleset."""
         doc = self.doc
         phases = {name for name, _ in program.phases}
         allowed = phases | {"finish"}
         for chk in self.checks:
-            if chk.phase is not None and chk.phase not in allowed:
-                self.err(chk.line, chk.col, "REF-UNDEF", f"no phase {chk.phase!r} to check at",
+            ph = chk.point.phase
+            if ph is not None and ph not in allowed:
+                self.err(chk.line, chk.col, "REF-UNDEF", f"no phase {ph!r} to check at",
                          hint="phases: " + ", ".join(sorted(allowed)))
+        decisions = set(program.compiled.decisions)
+        seats = {sid for sid, _ in program.rs.seats}
+        points = [(c.point, *c.at) for c in self.checks]
+        points += [(Point("decided", decision=p.decision, player=p.player), p.line, p.col)
+                   for p in self.probes]
+        if doc.get("stop") and isinstance(doc["stop"]["after"], dict):
+            points.append((self.point(doc["stop"]), *position(doc["stop"], "after")))
+        for pt, line, col in points:
+            if pt.decision is not None and pt.decision not in decisions:
+                self.undef(line, col, "decision", pt.decision, decisions)
+            if pt.player is not None and pt.player not in seats:
+                self.undef(line, col, "player", pt.player, seats)
         start = doc.get("start")
         if start and start["phase"] not in phases:
             self.err(*position(start, "phase"), "REF-UNDEF", f"no phase {start['phase']!r}",
                      hint="phases: " + ", ".join(sorted(phases)))
         stop = doc.get("stop")
-        if stop and stop["after"] not in phases:
+        if stop and isinstance(stop["after"], str) and stop["after"] not in phases:
             self.err(*position(stop, "after"), "REF-UNDEF", f"no phase {stop['after']!r}",
                      hint="phases: " + ", ".join(sorted(phases)))
         seats = {sid for sid, _ in program.rs.seats}
@@ -280,6 +466,12 @@ class _Scenario:
             if st.player not in seats:
                 self.err(st.line, st.col, "REF-UNDEF", f"no player {st.player!r}",
                          hint="players: " + ", ".join(sorted(seats)))
+
+    def undef(self, line, col, what, name, known):
+        near = difflib.get_close_matches(str(name), sorted(known), n=1)
+        self.err(line, col, "REF-UNDEF", f"no {what} {name!r}",
+                 hint=f"did you mean {near[0]!r}?" if near else
+                 f"{what}s: " + ", ".join(sorted(known)[:30]))
 
     def script_end(self):
         return position(self.doc, "script") if "script" in self.doc else (1, 1)
@@ -307,8 +499,24 @@ class _Scenario:
         return f"round {game.round}, {game.phase}"
 
 
-def run_scenario_file(path: Path) -> ScenarioResult:
-    return _Scenario(Path(path)).run()
+def run_scenario_file(path: Path, ruleset=None) -> ScenarioResult:
+    """Run one scenario; with `ruleset`, the scenario must be for that ruleset."""
+    sc = _Scenario(Path(path))
+    sc.expected_ruleset = ruleset
+    return sc.run()
+
+
+def log_tail(game, n=40) -> str:
+    """The last lines of a game's log, as the designer reads them."""
+    if game is None or not game.log:
+        return ""
+    lines = []
+    for e in game.log[-n:]:
+        see = e.get("see", "all")
+        lines.append(f"  {e['text']}" + ("" if see == "all" else
+                                         f"  [seen by {', '.join(see) or 'nobody'}]"))
+    more = len(game.log) - n
+    return (f"  ... ({more} earlier lines)\n" if more > 0 else "") + "\n".join(lines)
 
 
 def validate_scenario(path: Path) -> list[Diagnostic]:
