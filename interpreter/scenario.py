@@ -113,6 +113,7 @@ class _Scenario:
         self.extra: list = []
         self.checks: list[Check] = []
         self.probes: list[Probe] = []
+        self.logged: list = []  # (text a log line must contain, line, col)
         self.steps: list[Step] = []
         self.doc = None
 
@@ -173,12 +174,20 @@ class _Scenario:
             except DiagnosticError as e:
                 self.diags.extend(e.diagnostics)
         for i, exp in enumerate(doc.get("expect") or []):
-            kinds = [k for k in ("that", "offered", "not_offered", "chosen") if k in exp]
+            kinds = [k for k in ("that", "offered", "not_offered", "chosen", "logged")
+                     if k in exp]
             if len(kinds) != 1:
                 self.err(*position(doc["expect"], i), "SCHEMA-MISSING" if not kinds else
                          "SCHEMA-VALUE", "an expectation has exactly one of that, offered, "
-                         "not_offered, chosen" + (f" (this one: {', '.join(kinds)})" if kinds
-                                                  else ""))
+                         "not_offered, chosen, logged" + (f" (this one: {', '.join(kinds)})"
+                                                          if kinds else ""))
+                continue
+            if kinds[0] == "logged":
+                texts = exp["logged"] if isinstance(exp["logged"], list) else [exp["logged"]]
+                for j, text in enumerate(texts):
+                    node = exp["logged"] if isinstance(exp["logged"], list) else exp
+                    line, col = position(node, j if node is not exp else "logged")
+                    self.logged.append((str(text), line, col))
                 continue
             if kinds[0] != "that":
                 self.probe(exp, kinds[0])
@@ -338,6 +347,13 @@ class _Scenario:
             for chk in self.checks:
                 if chk.point.when == "end":
                     self.check(game, ns, chk, res)
+            lines = [e["text"] for e in game.log]
+            for text, line, col in self.logged:
+                res.checks += 1
+                if not any(text in x for x in lines):
+                    near = difflib.get_close_matches(text, lines, n=1, cutoff=0.5)
+                    self.err(line, col, "EXPECT-FAIL", f"no log line contains {text!r}",
+                             hint=f"closest: {near[0]!r}" if near else "")
             for pr in self.probes:
                 if not pr.seen and not pr.failed and pr.kind != "not_offered":
                     res.checks += 1
@@ -492,11 +508,18 @@ class _Scenario:
             return
         if not OPS[chk.op](left, right):
             self.err(chk.line, chk.col, "EXPECT-FAIL",
-                     f"expected {chk.text}: left side is {display(left)}, "
-                     f"right side is {display(right)}", hint=self.when(game))
+                     f"expected {chk.text}: left side is {_shown(left)}, "
+                     f"right side is {_shown(right)}", hint=self.when(game))
 
     def when(self, game):
         return f"round {game.round}, {game.phase}"
+
+
+def _shown(v) -> str:
+    """A value in a failure message: lists keep their brackets ([false], [])."""
+    if isinstance(v, list):
+        return "[" + ", ".join(_shown(x) for x in v) + "]"
+    return display(v)
 
 
 def run_scenario_file(path: Path, ruleset=None) -> ScenarioResult:

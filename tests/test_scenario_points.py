@@ -241,3 +241,20 @@ def test_a_bots_log_line_gives_the_rank_that_won():
     game = Game(program, seed=1, agents=[RandomAgent(1), None], logging=True).run()
     bot = [e["text"] for e in game.log if e.get("bot")]
     assert bot and any("(rank " in t and " by the rule at solo.rules:" in t for t in bot)
+
+
+def test_logged_finds_a_line_or_shows_the_closest(tmp_path):
+    path = write(tmp_path, """\
+expect:
+  - logged: "red completes lap 1"
+  - logged: ["red completes lap 2"]
+""")
+    (code, line, col, msg), = failures(run(path))
+    assert (code, line) == ("EXPECT-FAIL", pos(path, "lap 2")[0])
+    assert run(path).diagnostics[0].hint == "closest: 'red completes lap 1'"
+
+
+def test_a_one_item_list_keeps_its_brackets_in_a_failure(tmp_path):
+    path = write(tmp_path, "expect:\n  - that: ['winners == [blue]']\n")
+    (code, line, col, msg), = failures(run(path))
+    assert "left side is [red], right side is [blue]" in msg
