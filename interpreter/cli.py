@@ -16,7 +16,8 @@ import click
 
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
-from .engine import Game, active_seats, load_program, option_problems, validate_ruleset
+from .engine import (Game, active_seats, load_program, option_problems, validate_ruleset,
+                     with_players)
 from .yamlio import is_dir, is_file
 
 
@@ -103,6 +104,19 @@ def validate(paths, fmt, warnings):
     sys.exit(1 if errors else 0)
 
 
+def _seated(program, options, players, fmt="text") -> dict:
+    """The options with `--players N` applied (OPTION error, exit 2, if the game
+    cannot seat N)."""
+    try:
+        return with_players(program.rs, options, players)
+    except DiagnosticError as e:
+        _fail(e.diagnostics, fmt)
+
+
+PLAYERS = click.option("--players", type=click.IntRange(1, 100), default=None,
+                       help="How many players (any count the game allows; default: the most).")
+
+
 def _program(path, fmt="text", variant=None, options=None):
     """The compiled ruleset, or exit: 1 with its problems, 2 for a variant or an
     option it does not have (checked here for every command)."""
@@ -121,9 +135,9 @@ def _program(path, fmt="text", variant=None, options=None):
     return program
 
 
-def _agent_specs(spec, program, options=None) -> list:
+def _agent_specs(spec, program, options=None, players=None) -> list:
     """The agent named for each seat that plays (None: a seat the rules play)."""
-    seats = [sid for sid, _ in active_seats(program.rs, options or {})]
+    seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
     humans = [sid for sid in seats if sid not in program.rs.bots]
     n = len(humans)
     names = [s.strip() for s in spec.split(",")] if spec else ["random"] * n
@@ -136,9 +150,9 @@ def _agent_specs(spec, program, options=None) -> list:
     return [None if sid in program.rs.bots else next(made) for sid in seats]
 
 
-def _agents(spec, program, seed, options=None):
+def _agents(spec, program, seed, options=None, players=None):
     """One agent per seat the rules do not play themselves (bots get None)."""
-    specs = _agent_specs(spec, program, options)
+    specs = _agent_specs(spec, program, options, players)
     try:
         made = iter([make_agent(a, seed, i) for i, a in enumerate(x for x in specs if x)])
     except ValueError as e:
@@ -163,8 +177,9 @@ def _agents(spec, program, seed, options=None):
               help="Step budget of the game (default: the ruleset's, else 10,000,000).")
 @click.option("--view", "view", metavar="SEAT|public",
               help="Print the log as this seat (or an onlooker) may read it.")
+@PLAYERS
 def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant,
-         max_steps, view):
+         max_steps, view, players):
     """Play one full game of the ruleset at PATH (with --replay, PATH may be left
     out: the saved game names its ruleset)."""
     fmt = "json" if as_json else "text"
@@ -197,6 +212,7 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
         given = {k: v for k, v in saved["options"].items() if k not in saved["drawn"]}
         options = dict(saved["options"])  # overlays are chosen by the values played
         variant = saved.get("variant")
+        players = saved.get("players", players)
         if path is None:
             path = str(saved_ruleset(Path(replay), saved))
     if path is None:
@@ -213,15 +229,19 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
     if view is not None and view != "public" and view not in seat_ids:
         raise click.UsageError(f"--view {view!r}: no such seat (seats: {', '.join(seat_ids)}; "
                                "or public)")
-    specs = _agent_specs(agents, program, options)
-    agent_list = _agents(agents, program, seed, options)
+    options = _seated(program, options, players, fmt)
+    if saved is not None:
+        given = _seated(program, given, players, fmt)
+    specs = _agent_specs(agents, program, options, players)
+    agent_list = _agents(agents, program, seed, options, players)
     if saved is not None:  # replay the saved choices exactly, then the agents play on
         agent_list = replay_agents(saved, agent_list, specs)
         options = given  # drawn options are drawn again, from the same seed
     game, failure = None, None
     try:
         game = Game(program, seed=seed, options=options, agents=agent_list,
-                    logging=not (quiet and not log_file and view is None), steps=max_steps)
+                    logging=not (quiet and not log_file and view is None), steps=max_steps,
+                    players=players)
         if saved is not None:
             _check_drawn(game, saved, replay)
         game.run()
@@ -341,17 +361,19 @@ def _print_result(program, result):
 @click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Step budget of each game (default: the ruleset's, else 10,000,000).")
-def simulate(path, games, seed, agents, opts, as_json, variant, max_steps):
+@PLAYERS
+def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, players):
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
     options = _options(opts)
     program = _program(path, "json" if as_json else "text", variant, options)
+    options = _seated(program, options, players, "json" if as_json else "text")
     wins: dict = {}
     errors = []
     start = time.perf_counter()
     for s in range(seed, seed + games):
         try:
-            game = Game(program, seed=s, options=options,
-                        agents=_agents(agents, program, s, options), steps=max_steps)
+            game = Game(program, seed=s, options=options, players=players,
+                        agents=_agents(agents, program, s, options, players), steps=max_steps)
             game.run()
             key = game.winners[0].id if len(game.winners) == 1 else "tie"
             wins[key] = wins.get(key, 0) + 1
@@ -379,13 +401,18 @@ def simulate(path, games, seed, agents, opts, as_json, variant, max_steps):
 @click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
 @click.option("--option", "opts", multiple=True, help="KEY=VALUE (selects overlays).")
 @click.option("--json", "as_json", is_flag=True)
-def info(path, variant, opts, as_json):
+@PLAYERS
+def info(path, variant, opts, as_json, players):
     """Describe a ruleset: seats, options, variants, overlays and tables."""
-    program = _program(path, "json" if as_json else "text", variant, _options(opts))
+    fmt = "json" if as_json else "text"
+    program = _program(path, fmt, variant, _options(opts))
     rs = program.rs
+    options = _seated(program, _options(opts), players, fmt)
+    playing = [sid for sid, _ in active_seats(rs, options, players)]
     data = {
         "ruleset": rs.id, "name": rs.name, "variant": variant,
         "seats": [{"id": sid, "name": name, "bot": sid in rs.bots} for sid, name in rs.seats],
+        "players": {"min": rs.min_players, "max": rs.max_players, "seats": playing},
         "sides": [sid for sid, _ in rs.sides],
         "options": {k: {"choices": o["choices"], "default": o["default"]}
                     for k, o in rs.options.items()},
@@ -405,6 +432,10 @@ def info(path, variant, opts, as_json):
     seats = ", ".join(f"{s['id']}{' (played by the rules)' if s['bot'] else ''}"
                       for s in data["seats"])
     console.print(f"seats: {seats}; other sides: {', '.join(data['sides']) or 'none'}",
+                  markup=False)
+    pl = data["players"]
+    count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']} to {pl['max']}"
+    console.print(f"players: {count} (--players N); in play: {', '.join(pl['seats'])}",
                   markup=False)
     if rs.variants:
         console.print(f"variants: {', '.join(rs.variants)}", markup=False)

@@ -198,16 +198,45 @@ def option_problems(rs: Ruleset, given: dict) -> list[Diagnostic]:
     return out
 
 
-def active_seats(rs: Ruleset, options: dict) -> list:
+def active_seats(rs: Ruleset, options: dict, players: int | None = None) -> list:
     """The seats that play: chosen by an option with `seats:`, else the first
-    max-players seats."""
+    `players` seats (default: as many as the game allows)."""
     for name, opt in rs.options.items():
         if opt.get("seats"):
             value = _coerce(options.get(name, opt["default"]), opt["choices"])
             chosen = opt["seats"].get(str(value))
             if chosen is not None:
                 return [(sid, n) for sid, n in rs.seats if sid in chosen]
-    return rs.seats[:rs.max_players]
+    return rs.seats[:players if players is not None else rs.max_players]
+
+
+def with_players(rs: Ruleset, options: dict, players: int | None) -> dict:
+    """Apply a player count (`--players N`, a scenario's `players:`): it must be
+    one the game allows, and where an option with `seats:` picks the seats it
+    becomes that option's value (the option is another name for the count)."""
+    if players is None:
+        return options
+    where = rs.where.get("game", (str(rs.path), 1, 1))
+    if not (isinstance(players, int) and rs.min_players <= players <= rs.max_players):
+        raise DiagnosticError(Diagnostic(
+            *where, "OPTION", f"{rs.name or rs.id} is played by {rs.min_players}"
+            + (f" to {rs.max_players}" if rs.max_players != rs.min_players else "")
+            + f" players, not {players}"))
+    out = dict(options)
+    for name, opt in rs.options.items():
+        seats = opt.get("seats") or {}
+        fits = [c for c in opt["choices"] if len(seats.get(str(c), ())) == players]
+        if not seats:
+            continue
+        if not fits:
+            raise DiagnosticError(Diagnostic(*opt["at"], "OPTION", f"no value of option "
+                                             f"{name!r} seats {players} players"))
+        if name in out and _coerce(out[name], opt["choices"]) not in fits:
+            raise DiagnosticError(Diagnostic(
+                *opt["at"], "OPTION", f"option {name}={out[name]} does not seat {players} "
+                f"players", hint=f"{name}={fits[0]} does"))
+        out[name] = fits[0]
+    return out
 
 
 def validate_ruleset(path) -> list[Diagnostic]:
@@ -286,9 +315,9 @@ class Game(GameLog):
         self.hooks = None  # scenario checkpoints: hooks(game, when, what)
         self._deciding = []  # (player id, decision) asked and not yet carried out
         self.drawn: list = []  # options drawn at random, in the order drawn (saves)
-        self.options = Table(self._options(options or {}))
+        self.options = Table(self._options(with_players(rs, options or {}, players)))
         self.tables = program.tables
-        seats = active_seats(rs, self.options)
+        seats = active_seats(rs, self.options, players)
         nseats = len(seats)
         tpl = program.template
         self.players = [Side(sid, name, i, True) for i, (sid, name) in enumerate(seats)]

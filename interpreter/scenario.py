@@ -16,7 +16,7 @@ from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 from . import ast as A
 from .agents import FirstAgent, RandomAgent, ScriptedAgent, ScriptError
 from .diagnostics import Diagnostic, DiagnosticError
-from .engine import Game, Rig, StopGame, active_seats, load_program
+from .engine import Game, Rig, StopGame, active_seats, load_program, with_players
 from .parser import Source, parse_expr, parse_stmts
 from .savegame import variant_problem
 from .state import display
@@ -285,14 +285,17 @@ class _Scenario:
                     "fail": None}[then]
         script = list(self.steps)
         agent = ScriptedAgent(script, fallback)
-        agents = [None if sid in program.rs.bots else agent
-                  for sid, _ in active_seats(program.rs, dict(doc.get("options") or {}))]
+        players = doc.get("players")
         rig = Rig(doc.get("rig", {}).get("rolls"), doc.get("rig", {}).get("draws"))
         try:
-            game = Game(program, seed=doc.get("seed", 0), options=dict(doc.get("options") or {}),
-                        agents=agents, logging=True, rig=rig)
+            options = with_players(program.rs, dict(doc.get("options") or {}), players)
+            agents = [None if sid in program.rs.bots else agent
+                      for sid, _ in active_seats(program.rs, options, players)]
+            game = Game(program, seed=doc.get("seed", 0), options=options,
+                        agents=agents, logging=True, rig=rig, players=players)
         except DiagnosticError as e:
-            line, col = position(doc, "options") if "options" in doc else (1, 1)
+            key = "players" if "players" in doc else "options"
+            line, col = position(doc, key) if key in doc else (1, 1)
             res.ok = False
             res.diagnostics = [Diagnostic(str(self.path), line, col, d.code, d.message,
                                           hint=d.hint) for d in e.diagnostics]

@@ -81,3 +81,34 @@ def test_validate_clean_ruleset_exits_0():
     r = run("validate", RULESET)
     assert r.exit_code == 0, r.output
     assert "0 error(s)" in r.output
+
+
+def test_players_picks_the_seats_for_every_command():
+    chicago = str(ROOT / "rules" / "chicago")
+    out = json.loads(run("play", chicago, "--players", "3", "--json", "--quiet").output)
+    assert set(out["scores"]) == {"boss1", "boss2", "police"}
+    assert out["options"]["bosses"] == 2  # the bosses option is the same choice
+    out = json.loads(run("simulate", chicago, "--players", "4", "--games", "2", "--json").output)
+    assert out["errors"] == 0
+    info = json.loads(run("info", chicago, "--players", "5", "--json").output)
+    assert info["players"] == {"min": 3, "max": 5,
+                               "seats": ["boss1", "boss2", "boss3", "boss4", "police"]}
+    race = str(ROOT / "rules" / "tutorial_race")
+    assert run("play", race, "--players", "2", "--quiet").exit_code == 0
+
+
+def test_a_player_count_the_game_does_not_allow_exits_2():
+    chicago = str(ROOT / "rules" / "chicago")
+    for args in (["--players", "6"], ["--players", "2"], ["--players", "3", "--option", "bosses=4"]):
+        r = CliRunner().invoke(main, ["play", chicago, "--quiet", *args])
+        assert r.exit_code == 2 and "OPTION" in r.output, (args, r.output)
+    assert CliRunner().invoke(main, ["info", RULESET, "--players", "3"]).exit_code == 2
+
+
+def test_a_save_remembers_the_player_count(tmp_path):
+    save = tmp_path / "g.json"
+    chicago = str(ROOT / "rules" / "chicago")
+    first = json.loads(run("play", chicago, "--players", "4", "--json", "--save", str(save)).output)
+    assert json.loads(save.read_text())["players"] == 4
+    again = json.loads(run("play", "--replay", str(save), "--json").output)
+    assert again == first

@@ -258,3 +258,17 @@ def test_a_one_item_list_keeps_its_brackets_in_a_failure(tmp_path):
     path = write(tmp_path, "expect:\n  - that: ['winners == [blue]']\n")
     (code, line, col, msg), = failures(run(path))
     assert "left side is [red], right side is [blue]" in msg
+
+
+def test_a_scenario_names_its_player_count(tmp_path):
+    chicago = ROOT / "rules" / "chicago"
+    path = tmp_path / "s.scenario.yaml"
+    text = (f"scenario: three\nruleset: {chicago}\nplayers: 3\nthen: first\n"
+            "stop: {after: round, round: 1}\nexpect:\n"
+            "  - that: ['len(players) == 3', 'options.bosses == 2']\n")
+    path.write_text(text, encoding="utf-8")
+    r = run(path)
+    assert r.ok, failures(r)
+    path.write_text(text.replace("players: 3", "players: 7"), encoding="utf-8")
+    (code, line, col, msg), = failures(run(path))
+    assert (code, line, col) == ("OPTION", 3, 10) and "not 7" in msg
