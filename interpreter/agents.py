@@ -25,6 +25,10 @@ class RandomAgent:
     def pick(self, d):
         return self.rng.randrange(len(d.labels))
 
+    def pick_some(self, d):
+        """A "choose some" decision: uniform over the selections (and the pass)."""
+        return d.some.sample(self.rng)
+
 
 class FirstAgent:
     """Always the first legal option: a cheap, predictable opponent."""
@@ -33,6 +37,9 @@ class FirstAgent:
 
     def pick(self, d):
         return 0
+
+    def pick_some(self, d):
+        return next(d.some.selections())
 
 
 class ScriptError(RuleError):
@@ -70,19 +77,56 @@ class ScriptedAgent:
                 raise ScriptError(f"the script has no choice left for {player}'s "
                                   f"{decision}", legal=labels)
             return self.fallback.pick(d)
-        entry = self.script[0]
-        who, label, want = entry.player, entry.choice, entry.decision
-        if who != player:
-            raise ScriptError(f"the script expects {who} to choose next, but {player} "
-                              f"is choosing {decision}", entry, labels)
-        if want is not None and want != decision:
-            raise ScriptError(f"the script expects decision {want!r} but {player} is "
-                              f"choosing {decision!r}", entry, labels)
+        entry = self._entry(d, labels)
+        label = entry.choice
+        if label not in labels and d.some is not None:  # a selection's parts, in any order
+            label = d.some.canonical(label) or label
         if label not in labels:
-            raise ScriptError(f"{label!r} is not a legal choice for {player}'s {decision}",
-                              entry, labels)
+            raise ScriptError(f"{entry.choice!r} is not a legal choice for {player}'s "
+                              f"{decision}", entry, labels)
         self.script.pop(0)
         return labels.index(label)
+
+    def pick_some(self, d):
+        """A free "choose some" decision: the script names the selection."""
+        if self.script and self.follow is not None:
+            self.follow.pick_some(d)
+        if not self.script:
+            if self.fallback is None:
+                raise ScriptError(f"the script has no choice left for {d.player}'s "
+                                  f"{d.decision}", legal=_examples(d.some))
+            return self.fallback.pick_some(d)
+        entry = self._entry(d, _examples(d.some))
+        if entry.choice == "pass" and d.some.may:
+            self.script.pop(0)
+            return None
+        try:
+            counts = d.some.parse(entry.choice)
+        except RuleError as e:
+            raise ScriptError(f"{entry.choice!r} is not a legal choice for {d.player}'s "
+                              f"{d.decision}: {e}", entry, _examples(d.some)) from None
+        self.script.pop(0)
+        return counts
+
+    def _entry(self, d, legal):
+        entry = self.script[0]
+        if entry.player != d.player:
+            raise ScriptError(f"the script expects {entry.player} to choose next, but "
+                              f"{d.player} is choosing {d.decision}", entry, legal)
+        if entry.decision is not None and entry.decision != d.decision:
+            raise ScriptError(f"the script expects decision {entry.decision!r} but {d.player} "
+                              f"is choosing {d.decision!r}", entry, legal)
+        return entry
+
+
+def _examples(offer, n=12):
+    """A few selections of a "choose some" offer, to show in an error."""
+    out = []
+    for counts in offer.selections():
+        out.append(offer.label(counts))
+        if len(out) >= n:
+            break
+    return out + (["pass"] if offer.may else [])
 
 
 def make_agent(spec: str, seed: int, seat: int):

@@ -62,6 +62,14 @@ class Call(Node):
 class Collect(Node):
     event: str
     args: list
+    targets: Node | None = None  # `collect e(...) on X`: only X's handlers
+
+
+@dataclass
+class KeywordArg(Node):
+    """`by: x => x.cost` in a call to a built-in that takes it."""
+    name: str
+    value: Node
 
 
 @dataclass
@@ -255,6 +263,22 @@ class Option(Node):
 
 
 @dataclass
+class SomeOption(Node):
+    """`some PICKED from X in LIST [where C] label L [min A] [max B] [when T]
+    [prefer R] { body }`: one decision that picks several items."""
+    picked: str
+    var: str
+    iter: Node
+    cond: Node | None
+    label: Node
+    low: Node | None
+    high: Node | None
+    test: Node | None
+    prefer: Node | None
+    body: list
+
+
+@dataclass
 class Choose(Node):
     player: Node
     name: str | None
@@ -268,6 +292,13 @@ class Trigger(Node):
     event: str
     args: list
     default: list | None
+    targets: Node | None = None  # `trigger e(...) on X`: only X's handlers
+
+
+@dataclass
+class Reveal(Node):
+    what: Node
+    to: Node
 
 
 @dataclass

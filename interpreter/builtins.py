@@ -281,6 +281,46 @@ def B_sort(G, xs):
     return sorted(_paid(G, xs))
 
 
+def _key(by, trusted):
+    """`by:` is one function or a list of them: items compare on the first,
+    then the next on a tie (a function may also return a list: [a, -b])."""
+    if by is None:
+        return None
+    if isinstance(by, list):
+        keys = [k if trusted else fn(k) for k in by]
+        if not keys:
+            raise RuleError("by: needs at least one function")
+        return lambda x: [k(x) for k in keys]
+    return by if trusted else fn(by)
+
+
+def B_sorted(G, xs, by=None, trusted=False):
+    key = _key(by, trusted)
+    try:
+        return sorted(_paid(G, xs), key=key)
+    except TypeError:
+        raise RuleError("sorted: these values cannot be put in order (mixed kinds, or none)") \
+            from None
+
+
+def B_ranked(G, xs, by=None, trusted=False):
+    """The items in groups of equal keys, the smallest key first."""
+    key = _key(by, trusted) or (lambda x: x)
+    out, last = [], None
+    try:
+        ordered = sorted(((key(x), x) for x in _paid(G, xs)), key=lambda kx: kx[0])
+    except TypeError:
+        raise RuleError("ranked: these values cannot be put in order (mixed kinds, or none)") \
+            from None
+    for k, x in ordered:
+        if out and k == last:
+            out[-1].append(x)
+        else:
+            out.append([x])
+            last = k
+    return out
+
+
 def B_reverse(G, xs):
     return lst(_paid(G, xs))[::-1]
 
@@ -378,6 +418,11 @@ def B_space(G, sid):
         return G.spaces_by_id[sid]
     except (KeyError, TypeError):
         raise RuleError(f"no space {display(sid)!r}") from None
+
+
+def B_spaces(G):
+    spend(G, len(G.spaces))
+    return list(G.spaces)
 
 
 def B_component(G, cid):

@@ -590,7 +590,14 @@ class Compiler:
             self.err(n, "TYPE", "only named functions can be called")
             return "None", "any"
         name = n.func.id
-        args = [self.expr(a, scope) for a in n.args]
+        kwargs = [a for a in n.args if isinstance(a, A.KeywordArg)]
+        args = [self.expr(a, scope) for a in n.args if not isinstance(a, A.KeywordArg)]
+        if kwargs and not (name in BUILTINS and scope.lookup(name) is None and
+                           name not in self.funcs):
+            self.err(kwargs[0], "ARITY", f"{name}() takes no '{kwargs[0].name}:' argument",
+                     hint="only built-in functions such as sorted(xs, by: ...) take named "
+                     "arguments")
+            kwargs = []
         if name == "original" and scope.lookup(name) is None:
             if self.original is None:
                 self.err(n, "REF-UNDEF", "original(...) is only allowed in an 'override'")
@@ -625,6 +632,7 @@ class Compiler:
                 if i < len(types) and types[i] != "func" and not compatible(types[i], "func"):
                     self.err(n.args[i], "TYPE", f"{name}()'s argument {i + 1} must be a "
                              f"function such as x => x.value, not {_tname(types[i])}")
+            kw_codes, kw_trusted = self.keyword_args(name, b, kwargs, scope)
             if name == "cash" and not self.rs.money:
                 self.err(n, "REF-UNDEF", "cash() needs money: declare `money:` in game.yaml")
             result = b.result(types)
@@ -635,10 +643,48 @@ class Compiler:
                     result = f"comp:{self.kind_of_comp[cid]}"
             trusted = bool(b.fn_args) and all(i < len(types) and types[i] == "func"
                                               for i in b.fn_args)
+            if b.keywords:
+                trusted = kw_trusted
             # a lambda, or a `let` of one: known to be rule code, no need to check it
-            return f"B_{name}({', '.join(['G'] + codes + (['True'] if trusted else []))})", result
+            tail = kw_codes + (["trusted=True"] if trusted else [])
+            return f"B_{name}({', '.join(['G'] + codes + tail)})", result
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
         return "None", "any"
+
+    def keyword_args(self, name, b, kwargs, scope):
+        """`by: KEY` for the built-ins that take one: KEY is a function or a
+        list of functions. Returns (python keyword arguments, all known lambdas)."""
+        out, trusted, seen = [], True, set()
+        for kw in kwargs:
+            if kw.name not in b.keywords:
+                self.err(kw, "ARITY", f"{name}() takes no '{kw.name}:' argument" +
+                         (f" (it takes {', '.join(k + ':' for k in b.keywords)})"
+                          if b.keywords else ""))
+                continue
+            if kw.name in seen:
+                self.err(kw, "ARITY", f"'{kw.name}:' is given twice")
+                continue
+            seen.add(kw.name)
+            code, t = self.expr(kw.value, scope)
+            if t == "func":
+                pass
+            elif isinstance(kw.value, A.ListLit) and kw.value.items:
+                for item in kw.value.items:
+                    if not isinstance(item, A.Lambda):
+                        trusted = False
+                        _, it = self.expr(item, scope)
+                        if not compatible(it, "func"):
+                            self.err(item, "TYPE", f"'{kw.name}:' lists functions such as "
+                                     f"x => x.cost, not {_tname(it)}")
+            elif compatible(t, "func") and not is_list(t):
+                trusted = False
+            elif t.startswith("list:"):
+                trusted = False
+            else:
+                self.err(kw.value, "TYPE", f"'{kw.name}:' takes a function such as x => x.cost "
+                         f"or a list of them, not {_tname(t)}")
+            out.append(f"{kw.name}={code}")
+        return out, trusted
 
     def check_builtin(self, n, name, types):
         """Literal arguments the checker can verify against the ruleset."""
@@ -666,7 +712,20 @@ class Compiler:
     def e_Collect(self, n, scope):
         codes = [self.expr(a, scope)[0] for a in n.args]
         self.use_event(n, n.event, len(codes))
-        return f"G.collect({n.event!r}, ({''.join(c + ', ' for c in codes)}))", "list:any"
+        args = f"({''.join(c + ', ' for c in codes)})"
+        if n.targets is not None:
+            return f"G.collect_on({n.event!r}, {args}, {self.targets(n.targets, scope)})", \
+                "list:any"
+        return f"G.collect({n.event!r}, {args})", "list:any"
+
+    def targets(self, node, scope):
+        """`on X`: the components whose handlers run (a component, list or zone)."""
+        code, t = self.expr(node, scope)
+        if t in ("int", "bool", "str", "none", "side", "space", "row") or \
+                t.startswith("table") or t == "options":
+            self.err(node, "TYPE", f"'on' names components (a component, a list or a zone), "
+                     f"not {_tname(t)}")
+        return code
 
     def e_ListLit(self, n, scope):
         items = [self.expr(i, scope) for i in n.items]
@@ -869,17 +928,23 @@ class Compiler:
             self.emit(ind, "pass", span)
 
     def s_For(self, s, scope, ind):
-        icode, it = self.expr(s.iter, scope)
-        if it in ("int", "bool", "none", "side", "space", "str") or it.startswith("comp"):
-            self.err(s.iter, "TYPE", f"cannot loop over {_tname(it)}")
-        inner = scope.child()
-        inner.names[s.var] = Var(f"l_{s.var}", elem(it))
-        self.emit(ind, f"for l_{s.var} in {iter_code(icode, it)}:", s.span)
-        self.tick(ind + 1, s.span)
-        if s.cond is not None:
-            c = self.cond(s.cond, inner, "a 'where' condition")
-            self.emit(ind + 1, f"if not ({c}): continue", s.cond.span)
+        inner = self.loop_head(s.var, s.iter, s.cond, s.span, scope, ind, "loop over")
         self.body(s.body, inner, ind + 1, s.span)
+
+    def loop_head(self, var, iter_node, cond, span, scope, ind, what):
+        """`for VAR in LIST [where COND]`: the loop line, its step and its
+        filter; returns the scope of the loop's body."""
+        icode, it = self.expr(iter_node, scope)
+        if it in ("int", "bool", "none", "side", "space", "str") or it.startswith("comp"):
+            self.err(iter_node, "TYPE", f"cannot {what} {_tname(it)}")
+        inner = scope.child()
+        inner.names[var] = Var(f"l_{var}", elem(it))
+        self.emit(ind, f"for l_{var} in {iter_code(icode, it)}:", span)
+        self.tick(ind + 1, span)
+        if cond is not None:
+            c = self.cond(cond, inner, "a 'where' condition")
+            self.emit(ind + 1, f"if not ({c}): continue", cond.span)
+        return inner
 
     def s_While(self, s, scope, ind):
         c = self.cond(s.cond, scope, "a 'while' condition")
@@ -1026,6 +1091,8 @@ class Compiler:
         who = self.side(s.player, scope, "who chooses")
         name = s.name or f"choice@{s.span.line}"
         self.decisions.setdefault(name, s.span)
+        if len(s.options) == 1 and isinstance(s.options[0], A.SomeOption):
+            return self.choose_some(s, s.options[0], who, name, scope, ind)
         opts, labs, ch = self.fresh("o"), self.fresh("l"), self.fresh("c")
         ranked = any(o.prefer is not None for o in s.options)
         prefs, wv = (self.fresh("p"), self.fresh("w")) if ranked else ("None", who)
@@ -1081,6 +1148,42 @@ class Compiler:
         # the option's rules have run: a scenario may check here
         self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
 
+    def choose_some(self, s, opt, who, name, scope, ind):
+        """`choose P some PICKED from X in LIST [where C] label L [min A] [max B]
+        [when TEST] [prefer RANK] { body }`: the engine offers the selections."""
+        items, labs, ch = self.fresh("si"), self.fresh("sl"), self.fresh("c")
+        self.emit(ind, f"{items} = []; {labs} = []", s.span)
+        inner = self.loop_head(opt.var, opt.iter, opt.cond, opt.span, scope, ind,
+                               "choose some of")
+        lcode, lt = self.expr(opt.label, inner)
+        self.expect(opt.label, lt, "str", "an item label")
+        self.emit(ind + 1, f"{items}.append(l_{opt.var}); {labs}.append({lcode})", opt.span)
+        bounds = []
+        for node, what in ((opt.low, "'min'"), (opt.high, "'max'")):
+            if node is None:
+                bounds.append("None")
+                continue
+            code, t = self.expr(node, scope)
+            self.expect(node, t, "int", f"the {what} of a selection")
+            bounds.append(code)
+        picked = scope.child()
+        picked.names[opt.picked] = Var(f"l_{opt.picked}", list_of(inner.names[opt.var].type))
+        test = prefer = "None"
+        if opt.test is not None:
+            code = self.cond(opt.test, picked, "a selection's 'when' test")
+            test = f"(lambda l_{opt.picked}: {code})"
+        if opt.prefer is not None:
+            code, t = self.expr(opt.prefer, picked)
+            self.expect(opt.prefer, t, "int", "a 'prefer' rank")
+            prefer = f"(lambda l_{opt.picked}: {code})"
+        site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
+        self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {s.prompt!r}, {items}, {labs}, "
+                  f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r})", s.span)
+        self.emit(ind, f"if {ch} is not None:", opt.span)
+        self.emit(ind + 1, f"l_{opt.picked} = {ch}", opt.span)
+        self.body(opt.body, picked, ind + 1, opt.span)
+        self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
+
     def use_event(self, node, event, arity):
         prev = self.events_used.get(event)
         if prev is not None and prev[0] != arity:
@@ -1093,11 +1196,26 @@ class Compiler:
         codes = [self.expr(a, scope)[0] for a in s.args]
         self.use_event(s, s.event, len(codes))
         args = "(" + "".join(c + ", " for c in codes) + ")"
+        on = ""
+        if s.targets is not None:
+            on = self.fresh("on")
+            self.emit(ind, f"{on} = G.owners({self.targets(s.targets, scope)})", s.span)
         if s.default is not None:
             self.replaceable.add(s.event)
-            self.emit(ind, f"if not G.replace({s.event!r}, {args}):", s.span)
+            self.emit(ind, f"if not G.replace({s.event!r}, {args}{', ' + on if on else ''}):",
+                      s.span)
             self.body(s.default, scope, ind + 1, s.span)
-        self.emit(ind, f"G.trigger({s.event!r}, {args})", s.span)
+        self.emit(ind, f"G.trigger({s.event!r}, {args}{', ' + on if on else ''})", s.span)
+
+    def s_Reveal(self, s, scope, ind):
+        wc, wt = self.expr(s.what, scope)
+        if wt in ("int", "bool", "str", "none", "side", "space", "row"):
+            self.err(s.what, "TYPE", f"only components are revealed, not {_tname(wt)}")
+        tc, tt = self.expr(s.to, scope)
+        if not (compatible(tt, "side") or compatible(tt, "list:side")):
+            self.err(s.to, "TYPE", f"components are revealed to a side or a list of sides, "
+                     f"not {_tname(tt)}")
+        self.emit(ind, f"G.reveal({wc}, {tc})", s.span)
 
     def s_Window(self, s, scope, ind):
         codes = [self.expr(a, scope)[0] for a in s.args]

@@ -13,12 +13,13 @@ import time
 from pathlib import Path
 
 from . import ast as A
-from .builtins import RULES_FILE, RuleError, kind_of, namespace
+from .builtins import RULES_FILE, RuleError, kind_of, namespace, num
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
-from .limits import DEFAULT_STEPS, MAX_DECISIONS, MAX_SECONDS, STEP_CHUNK
+from .limits import DEFAULT_STEPS, MAX_DECISIONS, MAX_SECONDS, MAX_SOME, STEP_CHUNK
 from .ruleset import Ruleset, load_ruleset
 from .gamelog import GameLog
+from .some import SomeLabels, SomeOffer, chosen, grouped
 from .yamlio import plain
 from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, Zone, display, py_name,
                     to_table)
@@ -269,14 +270,17 @@ class Decision:
     the game as plain data. It holds no path to the game itself: no state,
     deck order or other players' hidden zones reach an agent."""
 
-    __slots__ = ("player", "decision", "prompt", "labels", "_view")
+    __slots__ = ("player", "decision", "prompt", "labels", "_view", "some")
 
-    def __init__(self, player, decision, prompt, labels, view=None):
+    def __init__(self, player, decision, prompt, labels, view=None, some=None):
         self.player = player
         self.decision = decision
         self.prompt = prompt
-        self.labels = list(labels)
+        self.labels = list(labels) if labels is not None else None
         self._view = view
+        # a "choose some" offer (some.SomeOffer): with labels None, the agent
+        # answers pick_some() with a count per group, or None to pass
+        self.some = some
 
     def view(self) -> dict | None:
         return self._view
@@ -314,6 +318,7 @@ class Game(GameLog):
         self.stopped = False
         self.hooks = None  # scenario checkpoints: hooks(game, when, what)
         self._deciding = []  # (player id, decision) asked and not yet carried out
+        self._offer = None  # the "choose some" offer behind the decision being asked
         self.drawn: list = []  # options drawn at random, in the order drawn (saves)
         self.options = Table(self._options(with_players(rs, options or {}, players)))
         self.tables = program.tables
@@ -661,6 +666,97 @@ class Game(GameLog):
             if self.hooks is not None:
                 self._asked(player, name, labels, labels[0])
             return opts[0]
+        agent, view = self._agent_for(player, name)
+        i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))
+        label = labels[i]
+        self.history.append((player.id, name, label))
+        if self.logging:
+            self._log_choice(player, name, opts[i], label, choice=label, options=n)
+        if self.hooks is not None:
+            self._asked(player, name, labels, label)
+        return opts[i]
+
+    def choose_some(self, player, name, prompt, items, labels, low, high, test, prefer, may,
+                    site=None):
+        """"Choose some of these": the chosen items (a list), or None for a pass
+        or when there is nothing to choose. Selections are counts per label
+        (some.py); they are listed one by one only when a `when` test or a
+        bot's ranks must look at each."""
+        groups = grouped(labels)
+        if may and any(lab == "pass" for lab, _ in groups):
+            raise RuleError("an item labelled 'pass' cannot be told apart from passing")
+        n = len(items)
+        low = max(0 if low is None else num(low), 0)
+        high = n if high is None else min(num(high), n)
+        offer = SomeOffer([(lab, len(pos)) for lab, pos in groups], low, high, may)
+        if test is not None or player.bot:
+            return self._some_listed(player, name, prompt, items, groups, offer, test, prefer,
+                                     may, site)
+        total = offer.total()
+        if total == 0 or (total == 1 and not may):
+            counts = next(iter(offer.selections()), None)
+            if counts is None:
+                return self.choose(player, name, prompt, [], [])
+            picked = chosen(items, groups, counts)
+            label = offer.label(counts)
+            if self.logging:
+                self._log_choice(player, name, (0, *picked), f"{label} (only option)",
+                                 choice=label, forced=True)
+            if self.hooks is not None:
+                self._asked(player, name, [label], label)
+            return picked
+        agent, view = self._agent_for(player, name)
+        counts = agent.pick_some(Decision(player.id, name, prompt, None, view, offer))
+        label = "pass" if counts is None else offer.label(counts)
+        self.history.append((player.id, name, label))
+        picked = None if counts is None else chosen(items, groups, counts)
+        if self.logging:
+            self._log_choice(player, name, (0, *(picked or ())), label, choice=label,
+                             options=total + (1 if may else 0))
+        if self.hooks is not None:
+            self._asked(player, name, SomeLabels(offer), label)
+            if picked is None:
+                self.decided()  # a pass: nothing more runs for it
+        return picked
+
+    def _some_listed(self, player, name, prompt, items, groups, offer, test, prefer, may, site):
+        """Every selection tested (and ranked, for a bot), then one ordinary decision."""
+        opts, labels, prefs = [], [], [] if (player.bot and prefer is not None) else None
+        for k, counts in enumerate(offer.selections()):
+            if k >= MAX_SOME:
+                raise RuleError(f"{name} offers more than {MAX_SOME:,} selections to test "
+                                "one by one; narrow it with 'where', 'min' and 'max'")
+            self.fuel -= 1
+            if self.fuel < 0:
+                self.out_of_steps()
+            picked = chosen(items, groups, counts)
+            if test is not None and test(picked) is not True:
+                continue
+            opts.append((0, *picked))
+            labels.append(offer.label(counts))
+            if prefs is not None:
+                prefs.append(prefer(picked))
+        if may:
+            opts.append((-1,))
+            labels.append("pass")
+            if prefs is not None:
+                prefs.append(None)
+        self._offer = offer  # scripts may name a selection's parts in any order
+        try:
+            pick = self.choose(player, name, prompt, opts, labels, prefs, site)
+        finally:
+            self._offer = None
+        if pick is None:
+            return None
+        if pick[0] == -1:
+            if self.hooks is not None:
+                self.decided()
+            return None
+        return list(pick[1:])
+
+    def _agent_for(self, player, name):
+        """The agent answering `player`'s decision (counted), and the view it
+        asks for, if it does."""
         if not player.is_player:
             raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
                             "decide for it in the rules")
@@ -671,14 +767,7 @@ class Game(GameLog):
             from .views import log_for, view_for
             view = view_for(self, player)
             view["log"] = log_for(self, player)[-50:]
-        i = agent.pick(Decision(player.id, name, prompt, labels, view))
-        label = labels[i]
-        self.history.append((player.id, name, label))
-        if self.logging:
-            self._log_choice(player, name, opts[i], label, choice=label, options=n)
-        if self.hooks is not None:
-            self._asked(player, name, labels, label)
-        return opts[i]
+        return agent, view
 
     def _asked(self, player, name, labels, label):
         """Tell a scenario what was offered and taken; the decision counts as
@@ -772,29 +861,52 @@ class Game(GameLog):
             i += 1
 
     # ------------------------------------------------------------ events
-    def trigger(self, event, args):
+    # A handler runs when its component lies in a live zone (rule-file
+    # handlers always), or — with `on X` — when its component is one of X,
+    # wherever X lies; then no rule-file handler runs.
+    def owners(self, targets):
+        """The components `on X` names, as a set (X: a component, list or zone)."""
+        if type(targets) is Comp:
+            return {targets}
+        if targets is None:
+            return set()
+        items = targets.items if type(targets) is Zone else targets
+        if not isinstance(items, list):
+            raise RuleError(f"'on' names components, not {kind_of(targets)}")
+        self.fuel -= len(items)
+        if self.fuel < 0:
+            self.out_of_steps()
+        for c in items:
+            if type(c) is not Comp:
+                raise RuleError(f"'on' names components, not {kind_of(c)}")
+        return set(items)
+
+    def trigger(self, event, args, on=None):
         for owner, instead, fn in self.handlers.get(event, ()):
-            if instead or (owner is not None and (owner.zone is None or not owner.zone.live)):
+            if instead or not _runs(owner, on):
                 continue
             fn(self, owner, *args)
 
-    def replace(self, event, args):
+    def replace(self, event, args, on=None):
         for owner, instead, fn in self.handlers.get(event, ()):
-            if not instead or (owner is not None and (owner.zone is None or not owner.zone.live)):
+            if not instead or not _runs(owner, on):
                 continue
             if fn(self, owner, *args) is not NOMATCH:
                 return True
         return False
 
-    def collect(self, event, args):
+    def collect(self, event, args, on=None):
         out = []
         for owner, instead, fn in self.handlers.get(event, ()):
-            if instead or (owner is not None and (owner.zone is None or not owner.zone.live)):
+            if instead or not _runs(owner, on):
                 continue
             v = fn(self, owner, *args)
             if v is not None and v is not NOMATCH:
                 out.append(v)
         return out
+
+    def collect_on(self, event, args, targets):
+        return self.collect(event, args, self.owners(targets))
 
     # ------------------------------------------------------------ effects
     def move(self, what, dest, top=True):
@@ -813,6 +925,7 @@ class Game(GameLog):
         moved = []
         for c in items:
             z = c.zone
+            c._seen = None  # what a reveal showed was where it lay
             if z is not None:
                 z.items.remove(c)
             if top:
@@ -990,6 +1103,34 @@ class Game(GameLog):
 
     def shuffle(self, zone):
         self.rng.shuffle(zone.items)
+        for c in zone.items:
+            c._seen = None
+
+    def reveal(self, what, to):
+        """Show components to some sides: their views and logs name them, where
+        they lie, until they move or their zone is shuffled."""
+        if type(what) is Comp:
+            comps = [what]
+        elif what is None:
+            return
+        elif type(what) is Zone:
+            comps = what.items[:]
+        elif isinstance(what, list):
+            comps = what
+        else:
+            raise RuleError(f"only components are revealed, not {kind_of(what)}")
+        sides = [to] if type(to) is Side else to
+        if not isinstance(sides, list) or any(type(s) is not Side for s in sides):
+            raise RuleError(f"components are revealed to sides, not {kind_of(to)}")
+        if not sides:
+            return
+        ids = frozenset(s.id for s in sides)
+        for c in comps:
+            if type(c) is not Comp:
+                raise RuleError(f"only components are revealed, not {kind_of(c)}")
+            c._seen = ids | c._seen if c._seen else ids
+            if self.logging:
+                self._log_reveal(c, sides)
 
     def draw(self, n, src, dst):
         drawn = []
@@ -1021,6 +1162,13 @@ class Game(GameLog):
             v = getattr(p, py_name(var))
             out[p.id] = v if v is None or isinstance(v, (int, str)) else display(v)
         return out
+
+
+def _runs(owner, on):
+    """Does a handler (owner: its component, or None in a rule file) run?"""
+    if on is not None:
+        return owner in on
+    return owner is None or (owner.zone is not None and owner.zone.live)
 
 
 def _coerce(value, choices):

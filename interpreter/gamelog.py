@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .limits import MAX_LOG
 from .state import Comp, RuleError, display
-from .views import viewers
+from .views import knowers, viewers
 
 
 class GameLog:
@@ -43,7 +43,7 @@ class GameLog:
         if not hidden:
             self.say(text)
             return
-        seers = set.intersection(*(set(viewers(c.zone)) for c in hidden))
+        seers = set.intersection(*(set(knowers(c)) for c in hidden))
         shown = "".join(p if i % 2 == 0 else
                         (f"a {p.kind}" if type(p) is Comp and p in hidden else display(p))
                         for i, p in enumerate(parts))
@@ -60,9 +60,22 @@ class GameLog:
         if not hidden:
             self.say(text, decision=name, player=player.id, **extra)
             return
-        seers = {player.id}.union(*(viewers(c.zone) for c in hidden))
+        seers = {player.id}.union(*(knowers(c) for c in hidden))
         self.say(text, sorted(seers), f"{who} {name}: {count_of(hidden)}",
                  decision=name, player=player.id, **extra)
+
+    def _log_reveal(self, comp, sides):
+        """`reveal`: the component is named to those shown it (and to those
+        who could see it anyway); the others read that something was shown."""
+        names = ", ".join(s.id for s in sides)
+        where = comp.zone.id if comp.zone is not None else "nowhere"
+        text = f"{names} {'sees' if len(sides) == 1 else 'see'} {comp.id} ({where})"
+        seers = knowers(comp)
+        if seers is None:
+            self.say(text)
+        else:
+            self.say(text, sorted(seers), f"{names} {'sees' if len(sides) == 1 else 'see'} "
+                     f"a {comp.kind} ({where})")
 
     def _log_moves(self, moved, dest):
         """One line per source zone. A component that nobody may see both before

@@ -30,3 +30,4 @@ MAX_LIST = 1_000_000  # items in one list made at run time
 MAX_TEXT = 100_000  # characters in one text made at run time
 MAX_LOG = 1_000_000  # log lines in one game
 MAX_DECISIONS = 200_000  # decisions asked in one game
+MAX_SOME = 20_000  # selections of one "choose some" tested or ranked one by one

@@ -73,10 +73,11 @@ class _Newlines:
 # A line continues the previous one when that ended with an operator or comma,
 # or when this one starts with a word or brace that cannot begin a statement.
 _CONTINUE_AHEAD = re.compile(
-    r"(?:[ \t\r\n;]|#[^\n]*)*(?:(?:elif|else|when|where|and|or|label|priority|prefer)\b|\{|=>)")
+    r"(?:[ \t\r\n;]|#[^\n]*)*(?:(?:elif|else|when|where|and|or|label|priority|prefer)\b|"
+    r"(?:min|max)\b(?!\s*\()|\{|=>)")
 _CONTINUES = {"COMMA", "AND", "OR", "ADDOP", "MULOP", "COMPOP", "EQUAL", "AUGOP", "NOT",
               "IN", "IF", "ELSE", "WHEN", "WHERE", "LABEL", "FOR", "FROM", "TO", "AT", "OF",
-              "AS", "_ARROW", "MAY"}
+              "AS", "_ARROW", "MAY", "SOME", "MIN", "MAX", "ON", "REVEAL", "COLON"}
 
 class _ReservedName(Exception):
     """A name starting with '_': those belong to the engine, never to rules."""
@@ -531,6 +532,17 @@ class _Build(Transformer):
         var, it, cond, label, prefer, body = items
         return [A.Option(label, [(str(var), it)], cond, body, prefer, span=self._span(meta))]
 
+    def choose_some(self, meta, items):
+        picked, var, it, cond, label, low, high, test, prefer, body = items
+        return [A.SomeOption(str(picked), str(var), it, cond, label, low, high, test, prefer,
+                             body, span=self._span(meta))]
+
+    def some_min(self, meta, items):
+        return items[0]
+
+    def some_max(self, meta, items):
+        return items[0]
+
     def option(self, meta, items):
         label, fors, cond, prefer, body = items
         return A.Option(label, fors or [], cond, body, prefer, span=self._span(meta))
@@ -550,12 +562,19 @@ class _Build(Transformer):
         return [(str(items[i]), items[i + 1]) for i in range(0, len(items), 2)]
 
     def trigger_stmt(self, meta, items):
-        name, args, default = items
-        return A.Trigger(str(name), args or [], default, span=self._span(meta))
+        name, args, targets, default = items
+        return A.Trigger(str(name), self._positional(args), default, targets,
+                         span=self._span(meta))
+
+    def on_targets(self, meta, items):
+        return items[0]
+
+    def reveal_stmt(self, meta, items):
+        return A.Reveal(items[0], items[1], span=self._span(meta))
 
     def window_stmt(self, meta, items):
         name, args, (who, rr) = items
-        return A.Window(str(name), args or [], who, rr, span=self._span(meta))
+        return A.Window(str(name), self._positional(args), who, rr, span=self._span(meta))
 
     def window_one(self, meta, items):
         return (items[0], False)
@@ -617,10 +636,24 @@ class _Build(Transformer):
         return A.Call(items[0], items[1] or [], span=self._span(meta))
 
     def collect(self, meta, items):
-        return A.Collect(str(items[0]), items[1] or [], span=self._span(meta))
+        return A.Collect(str(items[0]), self._positional(items[1]),
+                         items[2] if len(items) > 2 else None, span=self._span(meta))
 
     def args(self, meta, items):
         return list(items)
+
+    def keyword_arg(self, meta, items):
+        return A.KeywordArg(str(items[0]), items[1], span=self._span(meta))
+
+    def _positional(self, args):
+        """Arguments where `name: value` has no place (lists, events, windows)."""
+        for a in args or []:
+            if isinstance(a, A.KeywordArg):
+                raise DiagnosticError(Diagnostic(
+                    a.span.path, a.span.line, a.span.col, "SYNTAX",
+                    f"'{a.name}: ...' names an argument of a built-in function; it has no "
+                    "place here", hint="write the value alone"))
+        return list(args or [])
 
     def number(self, meta, items):
         digits = str(items[0]).lstrip("0") or "0"
@@ -647,7 +680,7 @@ class _Build(Transformer):
         return A.Name(str(items[0]), span=self._span(meta))
 
     def list(self, meta, items):
-        return A.ListLit(items[0] or [], span=self._span(meta))
+        return A.ListLit(self._positional(items[0]), span=self._span(meta))
 
     def comprehension(self, meta, items):
         elt, var, it, cond = items

@@ -126,6 +126,7 @@ class Comp(Entity):
         self.kind = kind
         self.index = index
         self.zone = None
+        self._seen = None  # ids of sides shown it by `reveal` where it lies (cleared on a move)
 
     @property
     def holder(self):

@@ -65,6 +65,7 @@ class Builtin:
     doc: str
     game: bool = False  # reads the game's state (documentation only: every B_ takes G)
     fn_args: tuple = ()  # positions of arguments that must be functions (x => ...)
+    keywords: tuple = ()  # `name: value` arguments it takes (each a function or a list of them)
 
 
 def _first(args):
@@ -94,6 +95,11 @@ BUILTINS: dict[str, Builtin] = {
     "map": Builtin(2, 2, _const("list:any"), "the function applied to every item", fn_args=(1,)),
     "sort_by": Builtin(2, 2, _same_list, "items ordered by key, smallest first (stable)", fn_args=(1,)),
     "sort": Builtin(1, 1, _same_list, "items in ascending order"),
+    "sorted": Builtin(1, 1, _same_list, "sorted(xs, by: key or [keys]): ordered by several keys",
+                      keywords=("by",)),
+    "ranked": Builtin(1, 1, lambda a: list_of(_same_list(a)),
+                      "ranked(xs, by: ...): groups of tied items, the smallest key first",
+                      keywords=("by",)),
     "reverse": Builtin(1, 1, _same_list, "items in reverse order"),
     "first": Builtin(1, 2, _first, "first item (matching the test), none if there is none", fn_args=(1,)),
     "last": Builtin(1, 1, _first, "last item, none if empty"),
@@ -107,6 +113,7 @@ BUILTINS: dict[str, Builtin] = {
     "range": Builtin(1, 2, _const("list:int"), "range(n): 0..n-1; range(a, b): a..b-1"),
     "str": Builtin(1, 1, _const("str"), "the value as text"),
     "space": Builtin(1, 1, _const("space"), "the board space with this id", game=True),
+    "spaces": Builtin(0, 0, _const("list:space"), "every board space, in board order", game=True),
     "component": Builtin(1, 1, _const("comp"), "the component with this id", game=True),
     "components": Builtin(1, 1, _const("list:comp"), "every component of a kind", game=True),
     "track": Builtin(1, 1, _const("list:space"), "the spaces of a track, in order", game=True),

@@ -30,10 +30,24 @@ def viewers(zone):
     return set()
 
 
+def knowers(comp):
+    """Like viewers, for one component: those who see its zone, and the sides
+    it was revealed to where it lies."""
+    seers = viewers(comp.zone)
+    if seers is None or not comp._seen:
+        return seers
+    return seers | set(comp._seen)
+
+
+def sees(comp, side) -> bool:
+    return visible(comp.zone, side) or (side is not None and bool(comp._seen) and
+                                        side.id in comp._seen)
+
+
 def _value(v, side, depth=0):
     """A value as `side` may see it: a component it may not see is only its kind."""
     if isinstance(v, Comp):
-        return v.id if visible(v.zone, side) else {"hidden": v.kind}
+        return v.id if sees(v, side) else {"hidden": v.kind}
     if isinstance(v, (Space, Side)):
         return v.id
     if isinstance(v, list):
@@ -56,7 +70,12 @@ def _comp(c: Comp, side, program) -> dict:
 def _zone(z: Zone, side, program):
     if visible(z, side):
         return [_comp(c, side, program) for c in z.items]
-    return {"count": len(z.items)}
+    out = {"count": len(z.items)}
+    known = [dict(_comp(c, side, program), position=i) for i, c in enumerate(z.items)
+             if side is not None and c._seen and side.id in c._seen]
+    if known:
+        out["known"] = known  # revealed to this side where they lie (0: the top)
+    return out
 
 
 def view_for(game, side) -> dict:

@@ -1,0 +1,357 @@
+"""Language features grown for the bigger games: "choose some of these",
+handlers run on named components (`trigger ... on`, `collect ... on`),
+`reveal`, sorting and ranking by several keys (`sorted`/`ranked` with `by:`),
+and `spaces()`."""
+import json
+import shutil
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents import FirstAgent, RandomAgent, ScriptedAgent
+from interpreter.engine import Game, load_program
+from interpreter.savegame import Step
+from interpreter.scenario import run_scenario_file
+from interpreter.some import SomeOffer
+from interpreter.views import log_for, view_for
+
+ROOT = Path(__file__).resolve().parent.parent
+RACE = ROOT / "rules" / "tutorial_race"
+
+CARDS = """
+kind: components
+component: card
+attributes:
+  worth: {type: int, default: 1}
+properties:
+  used: 0
+zone: deck
+items:
+  - id: gold
+    worth: 5
+    rules: |
+      on score(p) { return this.worth }
+      on bump(p) { this.used += 1 }
+  - id: tin
+    rules: |
+      on score(p) { return this.worth }
+      on bump(p) { this.used += 10 }
+"""
+
+
+def ruleset(tmp_path, rules, cards=False):
+    """The tutorial race's data with other rules (and, if asked, two cards in a
+    hidden deck)."""
+    folder = tmp_path / "game"
+    folder.mkdir(parents=True)
+    for f in RACE.iterdir():
+        if f.is_file() and f.suffix == ".yaml":
+            shutil.copy(f, folder)
+    if cards:
+        game = (folder / "game.yaml").read_text()
+        game = game.replace("zones:\n  game:\n",
+                            "zones:\n  game:\n    deck: {type: deck, visibility: hidden}\n")
+        (folder / "game.yaml").write_text(game)
+        (folder / "cards.yaml").write_text(CARDS)
+    (folder / "race.rules").write_text(textwrap.dedent(rules))
+    return folder
+
+
+def compiled(folder):
+    prog, diags = load_program(folder)
+    assert prog is not None, [d.short() for d in diags]
+    return prog
+
+
+def errors(folder):
+    _, diags = load_program(folder)
+    return [(d.code, d.line, d.message) for d in diags if d.severity == "error"]
+
+
+def lines(game):
+    return [e["text"] for e in game.log]
+
+
+SOME = """
+game {
+  rounds 1 { race }
+}
+phase race {
+  for p in players {
+    let stuff = ["boss", "runner", "runner", "runner", "moonshine"]
+    choose p as cargo "send what?" some picked from x in stuff label x min 1 max 3 {
+      p.laps = len(picked)
+      log "{p} sends {picked}"
+    }
+  }
+}
+"""
+
+
+# ------------------------------------------------------------------ choose some
+def test_a_selection_is_one_decision_labelled_by_counts(tmp_path):
+    prog = compiled(ruleset(tmp_path, SOME))
+    script = [Step("red", "runner x2 + boss", None), Step("blue", "moonshine", None)]
+    agent = ScriptedAgent(script)
+    game = Game(prog, agents=[agent, agent], logging=True).run()
+    assert script == []
+    assert game.history == [("red", "cargo", "boss + runner x2"), ("blue", "cargo", "moonshine")]
+    assert game.n_red.u_laps == 3 and game.n_blue.u_laps == 1
+    assert "red sends boss,runner,runner" in lines(game)
+
+
+@pytest.mark.parametrize("label,why", [("runner x4", "only 3"), ("boss + runner x3", "4 item(s) chosen; this decision takes 1 to 3"),
+                                       ("nothing", "0 item"), ("rum", "not on offer")])
+def test_a_scripted_selection_must_be_on_offer(tmp_path, label, why):
+    prog = compiled(ruleset(tmp_path, SOME))
+    agent = ScriptedAgent([Step("red", label, None)])
+    with pytest.raises(Exception) as e:
+        Game(prog, agents=[agent, agent]).run()
+    assert why in str(e.value)
+
+
+def test_random_selections_are_uniform_and_first_takes_the_smallest(tmp_path):
+    offer = SomeOffer([("boss", 1), ("runner", 3), ("moonshine", 1)], 1, 3)
+    labels = [offer.label(c) for c in offer.selections()]
+    assert len(labels) == offer.total() == 11
+    assert labels[:3] == ["boss", "runner", "moonshine"]
+    rng = __import__("random").Random(3)
+    seen = Counter(offer.label(offer.sample(rng)) for _ in range(11_000))
+    assert set(seen) == set(labels) and min(seen.values()) > 850
+    prog = compiled(ruleset(tmp_path, SOME))
+    game = Game(prog, agents=[FirstAgent(), FirstAgent()]).run()
+    assert game.history[0] == ("red", "cargo", "boss")
+
+
+def test_a_when_test_lists_the_legal_selections(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      choose red as odd some picked from x in [1, 2, 3, 4] label "n{x}" min 1 max 2
+          when sum(picked) % 2 == 1 {
+        red.laps = sum(picked)
+      }
+    }
+    """
+    prog = compiled(ruleset(tmp_path, rules))
+    seen = []
+
+    class Spy:
+        def pick(self, d):
+            seen.extend(d.labels)
+            return d.labels.index("n2 + n3")
+
+    game = Game(prog, agents=[Spy(), Spy()]).run()
+    assert seen == ["n1", "n3", "n1 + n2", "n1 + n4", "n2 + n3", "n3 + n4"]
+    assert game.n_red.u_laps == 5
+
+
+def test_may_adds_a_pass_and_a_single_selection_is_forced(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      choose red as maybe may some picked from x in ["a", "b"] label x min 1 {
+        red.laps = 9
+      }
+      choose blue as all some picked from x in ["a", "b"] label x min 2 {
+        blue.laps = len(picked)
+      }
+    }
+    """
+    prog = compiled(ruleset(tmp_path, rules))
+    agent = ScriptedAgent([Step("red", "pass", "maybe")])
+    game = Game(prog, agents=[agent, agent], logging=True).run()
+    assert game.n_red.u_laps == 0 and game.n_blue.u_laps == 2
+    assert game.history == [("red", "maybe", "pass")]
+    assert "blue all: a + b (only option)" in lines(game)
+
+
+def test_a_bot_ranks_each_selection(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      choose red as pick some picked from x in [3, 1, 2] label "n{x}" min 1 max 2
+          prefer -sum(picked) {
+        red.laps = sum(picked)
+      }
+    }
+    """
+    folder = ruleset(tmp_path, rules)
+    (folder / "variants" / "solo").mkdir(parents=True)
+    (folder / "variants" / "solo" / "variant.yaml").write_text("kind: variant\nbots: [red]\n")
+    prog, diags = load_program(folder, variant="solo")
+    assert prog is not None, [d.short() for d in diags]
+    game = Game(prog, agents=[None, FirstAgent()], logging=True).run()
+    assert game.n_red.u_laps == 5 and game.history == []
+    assert any("red (bot) pick: n3 + n2 (rank -5" in t for t in lines(game))
+
+
+def test_a_saved_selection_replays(tmp_path):
+    prog = compiled(ruleset(tmp_path, SOME))
+    first = Game(prog, seed=4, agents=[RandomAgent(1), RandomAgent(2)], logging=True).run()
+    script = [Step(p, label, name) for p, name, label in first.history]
+    agent = ScriptedAgent(script)
+    again = Game(prog, seed=4, agents=[agent, agent], logging=True).run()
+    assert json.dumps(again.log) == json.dumps(first.log)
+
+
+def test_scenarios_check_what_a_selection_offers(tmp_path):
+    folder = ruleset(tmp_path, SOME)
+    sc = tmp_path / "s.scenario.yaml"
+    sc.write_text(textwrap.dedent(f"""\
+        scenario: what a selection offers
+        ruleset: {folder}
+        script:
+          - red: boss + runner
+          - blue: runner x3
+        expect:
+          - offered: {{player: red, decision: cargo, labels: ["boss + runner x2", "moonshine"]}}
+          - not_offered: {{player: red, decision: cargo, labels: ["runner x4", "nothing"]}}
+          - chosen: {{player: blue, decision: cargo, label: "runner x3"}}
+          - that: ["red.laps == 2", "blue.laps == 3"]
+        """))
+    res = run_scenario_file(sc)
+    assert res.ok, [d.short() for d in res.diagnostics]
+
+
+def test_item_labels_must_be_tellable_apart(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      choose red as bad some picked from x in ["a + b", "c"] label x { red.laps = 1 }
+    }
+    """
+    prog = compiled(ruleset(tmp_path, rules))
+    with pytest.raises(Exception) as e:
+        Game(prog, agents=[FirstAgent(), FirstAgent()]).run()
+    assert "cannot be told apart" in str(e.value)
+
+
+# ------------------------------------------------------------------ on, reveal
+TARGETS = """
+game { rounds 1 { race } }
+on bump(p) { p.laps += 100 }
+phase race {
+  let gold = component("gold")
+  let tin = component("tin")
+  red.laps = sum(collect score(red))
+  blue.laps = sum(collect score(red) on gold)
+  red.at = space("s1") if sum(collect score(red) on deck) == 6 else none
+  trigger bump(red) on [tin]
+  trigger bump(blue)
+}
+"""
+
+
+def test_on_runs_only_the_named_components_handlers(tmp_path):
+    game = Game(compiled(ruleset(tmp_path, TARGETS, cards=True)),
+                agents=[FirstAgent(), FirstAgent()]).run()
+    assert game.n_red.u_laps == 0  # the deck is not live: no card listens
+    assert game.n_blue.u_laps == 5 + 100  # only the gold, then the rule file's handler
+    assert game.n_red.u_at is game.spaces_by_id["s1"]
+    assert game.comps_by_id["tin"].u_used == 10 and game.comps_by_id["gold"].u_used == 0
+
+
+def test_on_names_components_only(tmp_path):
+    bad = TARGETS.replace("trigger bump(red) on [tin]", "trigger bump(red) on red")
+    assert ("TYPE", 10, "'on' names components (a component, a list or a zone), not a side") \
+        in errors(ruleset(tmp_path, bad, cards=True))
+
+
+REVEAL = """
+game { rounds 1 { race } }
+phase race {
+  reveal deck.top to red
+  log "red knows {deck.top}"
+  choose blue as wait from x in [1, 2] label "w{x}" { }
+  shuffle deck
+  choose red as later from x in [1, 2] label "w{x}" { }
+}
+"""
+
+
+def test_reveal_shows_a_hidden_card_to_one_side_until_it_moves(tmp_path):
+    views = {}
+
+    class Watcher:
+        wants_view = True
+
+        def __init__(self, who):
+            self.who = who
+
+        def pick(self, d):
+            views[d.decision] = d.view()
+            return 0
+
+    game = Game(compiled(ruleset(tmp_path, REVEAL, cards=True)),
+                agents=[Watcher("red"), Watcher("blue")], logging=True)
+    game.run()
+    top = game.comps_by_id["gold"]
+    red, blue = game.n_red, game.n_blue
+    assert [e["text"] for e in log_for(game, red)][:2] == ["== round 1: race ==",
+                                                            "red sees gold (deck)"]
+    assert "red sees a card (deck)" in [e["text"] for e in log_for(game, blue)]
+    assert "red knows a card" in [e["text"] for e in log_for(game, None)]
+    assert "gold" not in json.dumps(views["wait"])  # blue's view: a count
+    assert "known" not in views["later"]["zones"]["deck"]  # shuffled: red knows no more
+    assert top.zone.id == "deck"
+    game2 = Game(compiled(ruleset(tmp_path / "b", REVEAL.replace("shuffle deck", ""),
+                                  cards=True)), agents=[FirstAgent(), FirstAgent()])
+    game2.run()
+    seen = view_for(game2, game2.n_red)["zones"]["deck"]
+    assert seen["known"][0]["id"] == "gold" and seen["known"][0]["position"] == 0
+    assert "known" not in view_for(game2, game2.n_blue)["zones"]["deck"]
+
+
+# ------------------------------------------------------------------ sorted, ranked, spaces
+def test_sorted_and_ranked_by_several_keys(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      let rows = [[1, 2], [0, 5], [1, 1], [0, 5]]
+      log "{sorted(rows, by: [r => r[0], r => -r[1]])}"
+      log "{sorted(rows, by: r => [-r[0], r[1]])}"
+      let tiers = ranked(rows, by: r => r[0] + r[1])
+      log "{len(tiers)} {len(tiers[0])} {tiers[0][0]}"
+      log "{sorted([3, 1, 2])} {len(spaces())} {spaces()[3]}"
+      log "{max_by(spaces(), s => [s.boost, -s.index])}"
+    }
+    """
+    game = Game(compiled(ruleset(tmp_path, rules)), agents=[FirstAgent(), FirstAgent()],
+                logging=True).run()
+    assert lines(game)[1:6] == ["0,5,0,5,1,2,1,1", "1,1,1,2,0,5,0,5", "3 1 1,1",
+                                "1,2,3 8 s3", "s3"]
+
+
+def test_by_is_checked(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    def f(x) { return x }
+    phase race {
+      let a = sorted([1], by: 3)
+      let b = sorted([1], key: x => x)
+      let c = f(1, by: x => x)
+      let d = len([1], by: x => x)
+    }
+    """
+    found = errors(ruleset(tmp_path, rules))
+    assert ("TYPE", 5, "'by:' takes a function such as x => x.cost or a list of them, not a "
+            "number") in found
+    assert ("ARITY", 6, "sorted() takes no 'key:' argument (it takes by:)") in found
+    assert any(c == "ARITY" and line == 7 for c, line, _ in found)
+    assert ("ARITY", 8, "len() takes no 'by:' argument") in found
+
+
+def test_a_named_argument_belongs_in_a_call_only(tmp_path):
+    rules = "game { rounds 1 { race } }\nphase race { let a = [by: 1] }\n"
+    assert errors(ruleset(tmp_path, rules))[0][0] == "SYNTAX"
+
+
+def test_the_grammar_has_no_conflicts():
+    from lark import Lark
+    from interpreter import parser
+    Lark(parser._GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
+         start=["start", "expr", "stmts"], propagate_positions=True, maybe_placeholders=True,
+         postlex=parser._Newlines(), strict=True)
