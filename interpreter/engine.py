@@ -217,7 +217,7 @@ def with_players(rs: Ruleset, options: dict, players: int | None) -> dict:
     becomes that option's value (the option is another name for the count)."""
     if players is None:
         return options
-    where = rs.where.get("game", (str(rs.path), 1, 1))
+    where = rs.where.get("players") or rs.where.get("game", (str(rs.path), 1, 1))
     if not (isinstance(players, int) and rs.min_players <= players <= rs.max_players):
         raise DiagnosticError(Diagnostic(
             *where, "OPTION", f"{rs.name or rs.id} is played by {rs.min_players}"

@@ -226,6 +226,16 @@ class _Loader:
                 self.undef(f, *position(doc["bots"], i), "seat", sid, seats)
             else:
                 rs.bots.add(sid)
+        if "players" in doc:  # a variant for some player counts only
+            p = doc["players"]
+            lo, hi = (p, p) if isinstance(p, int) else (p["min"], p["max"])
+            if lo < rs.min_players or hi > rs.max_players or lo > hi:
+                self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
+                         f"players {lo}" + (f" to {hi}" if hi != lo else "") + " is not within "
+                         f"the game's {rs.min_players} to {rs.max_players}, or min > max")
+            else:
+                rs.min_players, rs.max_players = lo, hi
+                rs.where["players"] = (str(f), *position(doc, "players"))
         for name, opt in (doc.get("options") or {}).items():
             if name in rs.options:
                 self.err(f, *position(doc["options"], name, at_key=True), "DUP-ID",
@@ -300,6 +310,8 @@ class _Loader:
             self.define(("side", s["id"]), f, s, "id")
         p = doc.get("players", len(rs.seats))
         rs.min_players, rs.max_players = (p, p) if isinstance(p, int) else (p["min"], p["max"])
+        if "players" in doc:
+            rs.where["players"] = (str(f), *position(doc, "players"))
         if rs.max_players > len(rs.seats) or rs.min_players > rs.max_players:
             self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
                      f"players must be between 1 and the {len(rs.seats)} seats, min <= max")
