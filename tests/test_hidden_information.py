@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from interpreter.agents import RandomAgent
 from interpreter.cli import main
 from interpreter.engine import Game, load_program
-from interpreter.views import entry_for, log_for, view_for, viewers, visible
+from interpreter.views import entry_for, log_for, sees, view_for, viewers, visible
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -135,7 +135,7 @@ class Watched(Game):
         for reader in [None] + list(self.players):
             rid = reader.id if reader is not None else None
             out[rid] = {c.id for c in self.comps if c.zone is not None and
-                        not visible(c.zone, reader)}
+                        not sees(c, reader)}  # a card revealed to the reader is his to see
         return out
 
 
@@ -267,6 +267,8 @@ def test_views_show_other_hands_as_counts_only(hands):
     ("chicago", {"bosses": "2"}, None),
     ("chicago", {"bosses": "4"}, None),
     ("tutorial_race", {}, None),
+    ("moonshine_kingdom", {"days": "20"}, None),
+    ("moonshine_kingdom", {"days": "20"}, "blood-oath"),
 ])
 def test_no_public_line_of_a_shipped_game_names_a_hidden_component(ruleset, options, variant):
     program, diags = load_program(ROOT / "rules" / ruleset, variant=variant, options=options)

@@ -26,6 +26,8 @@ CONFIGS = [
     ("chicago", None, ["bosses=2"]),
     ("chicago", None, ["bosses=4"]),
     ("tutorial_race", None, ["laps=3"]),
+    ("moonshine_kingdom", None, ["days=20"]),
+    ("moonshine_kingdom", "blood-oath", ["days=20", "homes=random"]),
 ]
 
 
