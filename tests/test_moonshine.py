@@ -78,3 +78,36 @@ def test_the_same_seed_plays_the_same_game(programs):
     a = play(programs[None], 5, 4)
     b = play(programs[None], 5, 4)
     assert a.history == b.history and a.scores() == b.scores()
+
+
+def near_crown(game):
+    """After setup: p1 meets the Commission's terms (the Nod, two 5-Respect
+    Jobs in his pile, no Mark) with his Boss in The Cotton Club, which its
+    Squad has left; the Hustle of Day 1 starts."""
+    p1, police, spaces = game.n_p1, game.n_police, game.spaces_by_id
+    p1.u_unbought, p1.u_reserves, p1.u_ledger, p1.u_nod = 0, 5, 5, True
+    game.v_nods_left -= 1
+    fives = [c for c in game.comps_by_kind["job"] if c.u_respect == 5][:2]
+    game.move(fives, p1.u_done)
+    p1.u_respect = 10
+    home = next(s for s in game.spaces if s.u_boss.counts[p1.index])
+    game.remove("boss", p1, home, None)
+    game.transfer("squad", police, spaces["sugar_hill"], spaces["tenderloin"], 1)
+    game.place("boss", p1, spaces["sugar_hill"], 1)
+    game.v_order = list(game.players)
+
+
+def test_random_agents_take_the_crown_once_a_boss_meets_the_terms(programs):
+    """From the start random agents never meet the terms in 30 Days (see
+    tools/bench --report); from a position that meets them, they end the
+    game by the Crown, and only the boss who meets them can."""
+    crowned = 0
+    for seed in range(30):
+        agents = [RandomAgent(f"{seed}:{i}") for i in range(4)]
+        game = Game(programs[None], seed=seed, players=4, agents=agents)
+        game.run((1, "hustle"), near_crown)
+        assert game.finished
+        if game.winners:
+            assert [w.id for w in game.winners] == ["p1"] and game.v_crowned is game.n_p1
+            crowned += 1
+    assert crowned >= 3
