@@ -689,6 +689,9 @@ class Game(GameLog):
         low = max(0 if low is None else num(low), 0)
         high = n if high is None else min(num(high), n)
         offer = SomeOffer([(lab, len(pos)) for lab, pos in groups], low, high, may)
+        self.fuel -= offer.cells()  # counting the selections costs the table's size
+        if self.fuel < 0:
+            self.out_of_steps()
         if test is not None or player.bot:
             return self._some_listed(player, name, prompt, items, groups, offer, test, prefer,
                                      may, site)
@@ -1125,6 +1128,9 @@ class Game(GameLog):
         if not sides:
             return
         ids = frozenset(s.id for s in sides)
+        self.fuel -= len(comps)
+        if self.fuel < 0:
+            self.out_of_steps()
         for c in comps:
             if type(c) is not Comp:
                 raise RuleError(f"only components are revealed, not {kind_of(c)}")

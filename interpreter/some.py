@@ -71,16 +71,25 @@ class SomeOffer:
             return None
 
     # ---------------------------------------------------------------- counting
+    def cells(self) -> int:
+        """The size of the counting table (what working it out costs)."""
+        return (len(self.groups) + 1) * (self.high + 1)
+
     def ways(self):
-        """ways[i][s]: selections of size s from groups i.. (memoised)."""
+        """ways[i][s]: selections of size s from groups i.. (memoised; each
+        row from the next by running sums, so the table costs its size)."""
         if self._ways is None:
             high = self.high
             ways = [[0] * (high + 1) for _ in range(len(self.groups) + 1)]
             ways[-1][0] = 1
             for i in range(len(self.groups) - 1, -1, -1):
-                have = self.groups[i][1]
+                have, nxt, row = self.groups[i][1], ways[i + 1], ways[i]
+                run = 0
                 for s in range(high + 1):
-                    ways[i][s] = sum(ways[i + 1][s - c] for c in range(min(have, s) + 1))
+                    run += nxt[s]  # sum of nxt[s - c] for c in 0..min(have, s)
+                    if s - have - 1 >= 0:
+                        run -= nxt[s - have - 1]
+                    row[s] = run
             self._ways = ways
         return self._ways
 

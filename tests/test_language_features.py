@@ -355,3 +355,16 @@ def test_the_grammar_has_no_conflicts():
     Lark(parser._GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
          start=["start", "expr", "stmts"], propagate_positions=True, maybe_placeholders=True,
          postlex=parser._Newlines(), strict=True)
+
+
+def test_counting_a_huge_selection_pays_from_the_step_budget(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      choose red as many some picked from x in range(5000) label "n{x}" { red.laps = 1 }
+    }
+    """
+    prog = compiled(ruleset(tmp_path, rules))
+    with pytest.raises(Exception) as e:
+        Game(prog, agents=[FirstAgent(), FirstAgent()], steps=1_000_000).run()
+    assert "steps" in str(e.value)
