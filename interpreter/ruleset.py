@@ -7,6 +7,8 @@ found is collected as a Diagnostic; loading never stops at the first.
 from __future__ import annotations
 
 import difflib
+import hashlib
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from ruamel.yaml.scalarstring import LiteralScalarString, FoldedScalarString
 from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticError
 from .parser import Source, parse
-from .limits import MAX_COMPONENTS, MAX_COPIES, MAX_PATH_CHARS, MAX_SPACES
+from .limits import MAX_COMPONENTS, MAX_COPIES, MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SPACES
 from .yamlio import (exists, is_dir, load_yaml, path_too_long, plain, position, read_text,
                      schema_diagnostics, shorten)
 
@@ -709,7 +711,54 @@ def _key(node, text):
 
 
 def load_ruleset(folder, variant=None, options=None) -> tuple[Ruleset, list[Diagnostic]]:
-    """Load a ruleset folder, with a variant and the overlays its options select."""
-    loader = _Loader(Path(folder))
+    """Load a ruleset folder, with a variant and the overlays its options select.
+
+    A run that loads the same files again (every scenario of a ruleset, each
+    overlay a validate checks) gets the Ruleset read the first time: it is
+    kept against the content of every file the loader may read, and nothing
+    changes a Ruleset once it is loaded."""
+    folder = Path(folder)
+    key = (str(folder), variant, tuple(sorted((str(k), str(v)) for k, v in
+                                              (options or {}).items())))
+    stamp = _fingerprint(folder)
+    hit = _LOADED.get(key)
+    if stamp is not None and hit is not None and hit[0] == stamp:
+        _LOADED.move_to_end(key)
+        return hit[1], list(hit[2])
+    loader = _Loader(folder)
     rs = loader.run(variant, options)
+    if stamp is not None:
+        _LOADED[key] = (stamp, rs, list(loader.diags))
+        while len(_LOADED) > _KEEP:
+            _LOADED.popitem(last=False)
     return rs, loader.diags
+
+
+_LOADED: "OrderedDict[tuple, tuple]" = OrderedDict()  # key -> (fingerprint, Ruleset, diags)
+_KEEP = 24
+
+
+def _fingerprint(folder: Path) -> bytes | None:
+    """A digest of every file the loader may read in `folder` (its own files
+    and everything under variants/), names and bytes; None when the folder
+    cannot be read (then nothing is kept)."""
+    try:
+        if path_too_long(folder) or not is_dir(folder):
+            return None
+        files = list(folder.iterdir())
+        variants = folder / "variants"
+        if is_dir(variants):
+            files += list(variants.rglob("*"))
+        digest = hashlib.sha256()
+        for p in sorted(files):
+            digest.update(str(p.relative_to(folder)).encode("utf-8", "surrogateescape") + b"\0")
+            if p.is_symlink() or not p.is_file():  # refused or skipped by the loader: unread
+                digest.update(b"link" if p.is_symlink() else b"other")
+                continue
+            size = p.stat().st_size
+            digest.update(str(size).encode())
+            if size <= MAX_FILE_BYTES:  # a larger file is refused unread
+                digest.update(hashlib.sha256(p.read_bytes()).digest())
+        return digest.digest()
+    except (OSError, ValueError, RuntimeError):
+        return None

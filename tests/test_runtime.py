@@ -141,3 +141,20 @@ def test_secret_log_entries_reach_only_their_owner(program):
     assert log_for(game, game.n_yellow)[-1]["text"] == "green does something"
     assert log_for(game, None)[-1] == {"round": 9, "phase": "x", "text": "green does something",
                                        "see": "all"}
+
+
+def test_a_ruleset_loaded_again_is_read_again_when_a_file_changed(tmp_path):
+    import shutil
+    from interpreter.ruleset import load_ruleset
+    folder = tmp_path / "race"
+    shutil.copytree(ROOT / "rules" / "tutorial_race", folder)
+    first, _ = load_ruleset(folder)
+    again, _ = load_ruleset(folder)
+    assert again is first  # the same files: read once per run
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("default: 2", "default: 3"))
+    changed, _ = load_ruleset(folder)
+    assert changed is not first and changed.options["laps"]["default"] == 3
+    (folder / "race.rules").write_text("not rules")
+    broken, diags = load_ruleset(folder)
+    assert any(d.code == "SYNTAX" for d in diags)
