@@ -95,6 +95,11 @@ def test_players_picks_the_seats_for_every_command():
                                "seats": ["boss1", "boss2", "boss3", "boss4", "police"]}
     race = str(ROOT / "rules" / "tutorial_race")
     assert run("play", race, "--players", "2", "--quiet").exit_code == 0
+    moonshine = str(ROOT / "rules" / "moonshine_kingdom")
+    out = json.loads(run("play", moonshine, "--players", "3", "--json", "--quiet").output)
+    assert set(out["scores"]) == {"p1", "p2", "p3"}
+    info = json.loads(run("info", moonshine, "--variant", "blood-oath", "--json").output)
+    assert info["players"]["min"] == info["players"]["max"] == 4
 
 
 def test_a_player_count_the_game_does_not_allow_exits_2():
@@ -103,6 +108,9 @@ def test_a_player_count_the_game_does_not_allow_exits_2():
         r = CliRunner().invoke(main, ["play", chicago, "--quiet", *args])
         assert r.exit_code == 2 and "OPTION" in r.output, (args, r.output)
     assert CliRunner().invoke(main, ["info", RULESET, "--players", "3"]).exit_code == 2
+    moonshine = str(ROOT / "rules" / "moonshine_kingdom")
+    r = CliRunner().invoke(main, ["play", moonshine, "--variant", "blood-oath", "--players", "3"])
+    assert r.exit_code == 2 and "variant.yaml" in r.output and "OPTION" in r.output, r.output
 
 
 def test_a_save_remembers_the_player_count(tmp_path):
