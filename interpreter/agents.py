@@ -1,6 +1,6 @@
 """Agents answer decisions with the index of one of the offered labels.
 
-An agent gets an engine.Decision: the deciding player, the decision's name,
+An agent gets a decisions.Decision: the deciding player, the decision's name,
 prompt and option labels, and — for an agent whose class sets
 `wants_view = True` — `view()`, that player's view of the game and of the
 log as plain data (views.view_for, views.log_for). A Decision holds no path

@@ -348,9 +348,9 @@ def test_twenty_nested_loops_within_the_limit_are_a_located_error_or_run(tmp_pat
 
 
 def test_the_decision_cap_says_where_the_game_goes_round_in_circles(tmp_path, monkeypatch):
-    import interpreter.engine as engine
+    import interpreter.decisions as decisions
 
-    monkeypatch.setattr(engine, "MAX_DECISIONS", 50)
+    monkeypatch.setattr(decisions, "MAX_DECISIONS", 50)
     folder = make(tmp_path, 'while true {\n  choose red as spin {\n    option "a" { }\n'
                   '    option "b" { }\n  }\n}')
     d = runtime_error(folder)

@@ -1,0 +1,265 @@
+"""Decisions: the half of a game that asks. A `choose` becomes one question
+to one player's agent (or, for a bot, to its rules' `prefer` ranks); a
+"choose some" becomes one question about counts (some.py); a window offers
+the abilities live at that moment. Every decision agents answer is
+recorded, so a saved game replays it.
+
+A mixin of engine.Game: it uses the game's agents, history, hooks, step
+budget and log.
+"""
+from __future__ import annotations
+
+from .builtins import num
+from .limits import MAX_DECISIONS, MAX_SOME
+from .some import SomeLabels, SomeOffer, chosen, grouped
+from .state import RuleError, display
+
+
+class Decision:
+    """What an agent is shown: who decides what, the option labels, and — for
+    an agent that asks for it (`wants_view = True`) — that player's view of
+    the game as plain data. It holds no path to the game itself: no state,
+    deck order or other players' hidden zones reach an agent."""
+
+    __slots__ = ("player", "decision", "prompt", "labels", "_view", "some")
+
+    def __init__(self, player, decision, prompt, labels, view=None, some=None):
+        self.player = player
+        self.decision = decision
+        self.prompt = prompt
+        self.labels = list(labels) if labels is not None else None
+        self._view = view
+        # a "choose some" offer (some.SomeOffer): with labels None, the agent
+        # answers pick_some() with a count per group, or None to pass
+        self.some = some
+
+    def view(self) -> dict | None:
+        return self._view
+
+
+class Decisions:
+    """The asking half of engine.Game."""
+
+    def choose(self, player, name, prompt, opts, labels, prefs=None, site=None):
+        n = len(opts)
+        if player.bot and n:
+            return self._bot_choice(player, name, opts, labels, prefs, site)
+        if n == 0:
+            if self.logging:
+                self.say(f"{display(player)} has no legal option for {name}")
+            if self.hooks is not None:
+                self.hooks(self, "asked", (player.id, name, [], None))
+            return None
+        if n > 1:
+            seen = {}
+            for i, lab in enumerate(labels):
+                if lab not in seen:
+                    seen[lab] = i
+            if len(seen) < n:
+                keep = list(seen.values())
+                opts = [opts[i] for i in keep]
+                labels = [labels[i] for i in keep]
+                n = len(opts)
+        if n == 1:
+            if self.logging:
+                self._log_choice(player, name, opts[0], f"{labels[0]} (only option)",
+                                 choice=labels[0], forced=True)
+            if self.hooks is not None:
+                self._asked(player, name, labels, labels[0])
+            return opts[0]
+        agent, view = self._agent_for(player, name)
+        i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))
+        label = labels[i]
+        self.history.append((player.id, name, label))
+        if self.logging:
+            self._log_choice(player, name, opts[i], label, choice=label, options=n)
+        if self.hooks is not None:
+            self._asked(player, name, labels, label)
+        return opts[i]
+
+    def choose_some(self, player, name, prompt, items, labels, low, high, test, prefer, may,
+                    site=None):
+        """"Choose some of these": the chosen items (a list), or None for a pass
+        or when there is nothing to choose. Selections are counts per label
+        (some.py); they are listed one by one only when a `when` test or a
+        bot's ranks must look at each."""
+        groups = grouped(labels)
+        if may and any(lab == "pass" for lab, _ in groups):
+            raise RuleError("an item labelled 'pass' cannot be told apart from passing")
+        n = len(items)
+        low = max(0 if low is None else num(low), 0)
+        high = n if high is None else min(num(high), n)
+        offer = SomeOffer([(lab, len(pos)) for lab, pos in groups], low, high, may)
+        self.fuel -= offer.cells()  # counting the selections costs the table's size
+        if self.fuel < 0:
+            self.out_of_steps()
+        if test is not None or player.bot:
+            return self._some_listed(player, name, prompt, items, groups, offer, test, prefer,
+                                     may, site)
+        total = offer.total()
+        if total == 0 or (total == 1 and not may):
+            counts = next(iter(offer.selections()), None)
+            if counts is None:
+                return self.choose(player, name, prompt, [], [])
+            picked = chosen(items, groups, counts)
+            label = offer.label(counts)
+            if self.logging:
+                self._log_choice(player, name, (0, *picked), f"{label} (only option)",
+                                 choice=label, forced=True)
+            if self.hooks is not None:
+                self._asked(player, name, [label], label)
+            return picked
+        agent, view = self._agent_for(player, name)
+        counts = agent.pick_some(Decision(player.id, name, prompt, None, view, offer))
+        label = "pass" if counts is None else offer.label(counts)
+        self.history.append((player.id, name, label))
+        picked = None if counts is None else chosen(items, groups, counts)
+        if self.logging:
+            self._log_choice(player, name, (0, *(picked or ())), label, choice=label,
+                             options=total + (1 if may else 0))
+        if self.hooks is not None:
+            self._asked(player, name, SomeLabels(offer), label)
+            if picked is None:
+                self.decided()  # a pass: nothing more runs for it
+        return picked
+
+    def _some_listed(self, player, name, prompt, items, groups, offer, test, prefer, may, site):
+        """Every selection tested (and ranked, for a bot), then one ordinary decision."""
+        opts, labels, prefs = [], [], [] if (player.bot and prefer is not None) else None
+        for k, counts in enumerate(offer.selections()):
+            if k >= MAX_SOME:
+                raise RuleError(f"{name} offers more than {MAX_SOME:,} selections to test "
+                                "one by one; narrow it with 'where', 'min' and 'max'")
+            self.fuel -= 1
+            if self.fuel < 0:
+                self.out_of_steps()
+            picked = chosen(items, groups, counts)
+            if test is not None and test(picked) is not True:
+                continue
+            opts.append((0, *picked))
+            labels.append(offer.label(counts))
+            if prefs is not None:
+                prefs.append(prefer(picked))
+        if may:
+            opts.append((-1,))
+            labels.append("pass")
+            if prefs is not None:
+                prefs.append(None)
+        self._offer = offer  # scripts may name a selection's parts in any order
+        try:
+            pick = self.choose(player, name, prompt, opts, labels, prefs, site)
+        finally:
+            self._offer = None
+        if pick is None:
+            return None
+        if pick[0] == -1:
+            if self.hooks is not None:
+                self.decided()
+            return None
+        return list(pick[1:])
+
+    def _agent_for(self, player, name):
+        """The agent answering `player`'s decision (counted), and the view it
+        asks for, if it does."""
+        if not player.is_player:
+            raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
+                            "decide for it in the rules")
+        self._count_decision(player, name)
+        agent = self.agents[player.index]
+        view = None
+        if getattr(agent, "wants_view", False):
+            from .views import log_for, view_for
+            view = view_for(self, player)
+            view["log"] = log_for(self, player)[-50:]
+        return agent, view
+
+    def _asked(self, player, name, labels, label):
+        """Tell a scenario what was offered and taken; the decision counts as
+        made once its rules have run (decided)."""
+        self.hooks(self, "asked", (player.id, name, list(labels), label))
+        self._deciding.append((player.id, name))
+
+    def decided(self):
+        """The rules of the option taken have run: a scenario checkpoint."""
+        if self._deciding:
+            self.hooks(self, "decided", self._deciding.pop())
+
+    def _count_decision(self, player, name):
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            recent = [f"{p} {d}" for p, d, _ in self.history[-6:]]
+            raise RuleError(f"the game did not end within {MAX_DECISIONS:,} decisions: it goes "
+                            f"round in circles here ({player.id} {name}"
+                            + (f"; before: {', '.join(recent)}" if recent else "") + ")")
+
+    def _bot_choice(self, player, name, opts, labels, prefs, site):
+        """A bot takes the option its rules rank lowest (`prefer`); ties go to
+        the first; options ranked none are never taken, except `pass`."""
+        best, why = None, "the only option"
+        if prefs is not None:
+            for i, rank in enumerate(prefs):
+                if rank is not None and (best is None or rank < prefs[best]):
+                    best = i
+            if best is not None:
+                why = f"rank {display(prefs[best])} by the rule at {site}"
+        if best is None:
+            if "pass" in labels:
+                best, why = labels.index("pass"), "no rule ranks an option"
+            elif len(opts) == 1:
+                best = 0
+            else:
+                raise RuleError(f"bot {player.id} has no rule to choose {name} "
+                                "(give its options a 'prefer' rank)")
+        self._count_decision(player, name)
+        label = labels[best]  # not in history: replays make the same choice again
+        if self.logging:
+            self._log_choice(player, name, opts[best], f"{label} ({why})", choice=label,
+                             bot=True)
+        if self.hooks is not None:
+            self._asked(player, name, labels, label)
+        return opts[best]
+
+    def window(self, name, args, who, round_robin):
+        abilities = self.abilities.get(name)
+        if not abilities:
+            return
+        order = list(who) if round_robin else [who]
+        passes, i = 0, 0
+        while True:
+            p = order[i % len(order)]
+            if p.bot:  # bots never use abilities
+                if not round_robin:
+                    return
+                passes += 1
+                if passes >= len(order):
+                    return
+                i += 1
+                continue
+            opts, labels = [], []
+            for label, owner, cond, body in abilities:
+                if owner is not None and (owner.zone is None or not owner.zone.live):
+                    continue
+                if cond(self, owner, p, *args):
+                    opts.append((owner, body))
+                    labels.append(label)
+            used = False
+            if opts:
+                opts.append(None)
+                labels.append("pass")
+                pick = self.choose(p, name, None, opts, labels)
+                if pick is not None:
+                    owner, body = pick
+                    if self.logging:
+                        self.say(f"{p.id} uses {labels[opts.index(pick)]}")
+                    body(self, owner, p, *args)
+                    used = True
+                if self.hooks is not None:
+                    self.decided()
+            if not round_robin:
+                if not used:
+                    return
+                continue
+            passes = 0 if used else passes + 1
+            if passes >= len(order):
+                return
+            i += 1
