@@ -187,6 +187,7 @@ class Continue(Node):
 @dataclass
 class Log(Node):
     value: Node
+    to: Node | None = None  # `log TEXT to SIDES`: only they may read it
 
 
 @dataclass

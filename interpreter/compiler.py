@@ -114,6 +114,9 @@ class Compiler:
         writable = set(rs.side_vars).union(*(k.properties for k in rs.kinds.values()))
         self.only_writable = writable - fixed - ANY_FIELDS
         self.space_ids = {sid for sid, _ in rs.spaces}
+        # names that are also something other than a side variable: reading
+        # one says nothing sure about a hidden variable
+        self.shared_names = fixed | set().union(*(k.properties for k in rs.kinds.values()))
         self.globals = self._globals()
 
     # ---------------------------------------------------------------- helpers
@@ -972,6 +975,15 @@ class Compiler:
         self.emit(ind, "continue", s.span)
 
     def s_Log(self, s, scope, ind):
+        to = ""
+        if s.to is not None:
+            code, t = self.expr(s.to, scope)
+            if not (compatible(t, "side") or compatible(t, "list:side")):
+                self.err(s.to, "TYPE", f"a log line is for a side or a list of sides, not "
+                         f"{_tname(t)}")
+            to = f", {code}"
+        else:
+            self.public_text(s.value, scope, "this log line is read by everyone")
         if isinstance(s.value, A.Str) and any(not isinstance(p, str) for p in s.value.parts):
             # the values go to the log as they are, so that a component some
             # seat may not see is shown to it as "a card" (views.py)
@@ -982,10 +994,34 @@ class Compiler:
                 else:
                     parts += [self.expr(p, scope)[0], ""]
             items = [repr(p) if i % 2 == 0 else p for i, p in enumerate(parts)]
-            self.emit(ind, f"if G.logging: G.log_parts(({', '.join(items)},))", s.span)
+            self.emit(ind, f"if G.logging: G.log_parts(({', '.join(items)},){to})", s.span)
             return
         code, _ = self.expr(s.value, scope)
-        self.emit(ind, f"if G.logging: G.say(show(G, {code}))", s.span)
+        if to:
+            self.emit(ind, f"if G.logging: G.log_parts((show(G, {code}),){to})", s.span)
+        else:
+            self.emit(ind, f"if G.logging: G.say(show(G, {code}))", s.span)
+
+    def public_text(self, node, scope, what):
+        """A text everyone reads must not insert a variable only its owner (or
+        nobody) may see: `log ... to p` is how to tell it to p alone."""
+        hidden = self.rs.var_visibility
+        if not hidden:
+            return
+        for sub in _walk(node):
+            name = None
+            if isinstance(sub, A.Attr) and ("side", sub.name) in hidden and \
+                    sub.name not in self.shared_names:
+                name = sub.name
+            elif isinstance(sub, A.Name) and ("game", sub.id) in hidden:
+                v = scope.lookup(sub.id)
+                if v is not None and v.code == f"G.v_{sub.id}":
+                    name = sub.id
+            if name is not None:
+                self.err(sub, "VISIBILITY", f"{what}, but {name!r} is "
+                         f"{'seen by its owner only' if hidden.get(('side', name)) == 'owner' else 'hidden'}",
+                         hint="write `log TEXT to SIDE` for a line only that side reads")
+                return
 
     def s_ExprStmt(self, s, scope, ind):
         code, _ = self.expr(s.expr, scope)
@@ -1118,6 +1154,7 @@ class Compiler:
                 depth += 1
             lcode, lt = self.expr(opt.label, inner)
             self.expect(opt.label, lt, "str", "an option label")
+            self.public_text(opt.label, inner, "the log shows every option taken")
             vals = "".join(f" l_{v}," for v in vars_)
             self.emit(depth, f"{opts}.append(({k},{vals})); {labs}.append({lcode})", opt.span)
             if ranked:
@@ -1157,6 +1194,7 @@ class Compiler:
                                "choose some of")
         lcode, lt = self.expr(opt.label, inner)
         self.expect(opt.label, lt, "str", "an item label")
+        self.public_text(opt.label, inner, "the log shows every selection taken")
         self.emit(ind + 1, f"{items}.append(l_{opt.var}); {labs}.append({lcode})", opt.span)
         bounds = []
         for node, what in ((opt.low, "'min'"), (opt.high, "'max'")):
@@ -1252,6 +1290,20 @@ class Compiler:
 
     def s_EndGame(self, s, scope, ind):
         self.emit(ind, "G.end_game()", s.span)
+
+
+def _walk(node):
+    """Every AST node inside `node` (texts' inserted expressions included)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Node):
+            yield n
+            for name in getattr(n, "__dataclass_fields__", {}):
+                if name != "span":
+                    stack.append(getattr(n, name))
+        elif isinstance(n, (list, tuple)):
+            stack.extend(n)
 
 
 def _tname(t: str) -> str:

@@ -31,6 +31,7 @@ CODES = {
     "TYPE": "a value of the wrong type is used",
     "ARITY": "a call passes the wrong number of arguments",
     "UNREACHABLE": "a definition is never used",
+    "VISIBILITY": "a text everyone reads would show what only its owner (or nobody) may see",
     "RUNTIME": "a rule failed while the game was running",
     "CHOICE-ILLEGAL": "a scripted choice is not among the legal options",
     "SCRIPT-LEFT": "a scenario script has choices left when the game ended",

@@ -9,8 +9,11 @@ may see is named only to those who may, before and after it moves.
 from __future__ import annotations
 
 from .limits import MAX_LOG
-from .state import Comp, RuleError, display
+from .state import Comp, RuleError, Side, display
 from .views import knowers, viewers
+
+
+_ALL = object()  # a log line for everyone
 
 
 class GameLog:
@@ -35,19 +38,33 @@ class GameLog:
         else:
             self.say(text, sorted(seers), others, **extra)
 
-    def log_parts(self, parts):
+    def log_parts(self, parts, to=_ALL):
         """`log "...{x}..."`: a component some seat may not see is shown to it
-        as 'a <kind>' (parts alternate literal text and values)."""
+        as 'a <kind>' (parts alternate literal text and values). With `to`
+        (`log ... to SIDES`), only those sides read the line at all."""
         hidden = [v for v in parts[1::2] if type(v) is Comp and viewers(v.zone) is not None]
         text = "".join(p if i % 2 == 0 else display(p) for i, p in enumerate(parts))
+        readers = None
+        if to is not _ALL:
+            sides = [to] if isinstance(to, Side) else to
+            if not isinstance(sides, list) or any(not isinstance(x, Side) for x in sides):
+                raise RuleError(f"a log line is for sides, not {display(to)}")
+            readers = {x.id for x in sides}
         if not hidden:
-            self.say(text)
+            self.say(text) if readers is None else self.say(text, sorted(readers))
             return
         seers = set.intersection(*(set(knowers(c)) for c in hidden))
         shown = "".join(p if i % 2 == 0 else
                         (f"a {p.kind}" if type(p) is Comp and p in hidden else display(p))
                         for i, p in enumerate(parts))
-        self.say(text, sorted(seers), shown)
+        if readers is None:
+            self.say(text, sorted(seers), shown)
+            return
+        # only the readers read it: those who may see the components as it is
+        if readers & seers:
+            self.say(text, sorted(readers & seers))
+        if readers - seers:
+            self.say(shown, sorted(readers - seers))
 
     def _log_choice(self, player, name, opt, shown, **extra):
         """A decision's line. When the option taken is made of components some

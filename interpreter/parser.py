@@ -477,7 +477,7 @@ class _Build(Transformer):
         return A.Continue(span=self._span(meta))
 
     def log_stmt(self, meta, items):
-        return A.Log(items[0], span=self._span(meta))
+        return A.Log(items[0], items[1], span=self._span(meta))
 
     def move_stmt(self, meta, items):
         what, dest, pos = items

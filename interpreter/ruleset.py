@@ -77,6 +77,7 @@ class Ruleset:
     options: dict = field(default_factory=dict)  # name -> {choices, default, from}
     game_vars: dict = field(default_factory=dict)
     side_vars: dict = field(default_factory=dict)
+    var_visibility: dict = field(default_factory=dict)  # (scope, name) -> owner / hidden
     pieces: dict = field(default_factory=dict)  # name -> supply
     zones: dict = field(default_factory=dict)  # (scope, name) -> ZoneDef
     kinds: dict = field(default_factory=dict)  # kind -> KindDef
@@ -216,6 +217,19 @@ class _Loader:
             except DiagnosticError as e:
                 self.diags.extend(e.diagnostics)
 
+    def variable(self, f, node, scope, name, init):
+        """A variable's starting value; `{value: V, visibility: owner}` (side
+        variables) or `hidden` also says who may see it."""
+        if not isinstance(init, dict):
+            return init
+        vis = init.get("visibility", "public")
+        if vis == "owner" and scope != "side":
+            self.err(f, *position(init, "visibility"), "SCHEMA-VALUE",
+                     "only a side variable has an owner: a game variable is public or hidden")
+        elif vis != "public":
+            self.rs.var_visibility[(scope, name)] = vis
+        return init.get("value")
+
     # -- variant.yaml / overlay.yaml -------------------------------------------
     def load_overlay(self, f, doc):
         """An overlay adds options, variables, zones and pieces, restricts the
@@ -262,7 +276,7 @@ class _Loader:
         for scope, target in (("game", rs.game_vars), ("side", rs.side_vars)):
             for name, init in (variables.get(scope) or {}).items():
                 if self.define(("var", scope, name), f, variables[scope], name):
-                    target[name] = init
+                    target[name] = self.variable(f, variables[scope], scope, name, init)
         for name, p in (doc.get("pieces") or {}).items():
             if self.define(("piece", name), f, doc["pieces"], name):
                 self.piece(f, doc["pieces"], name, p)
@@ -325,7 +339,7 @@ class _Loader:
         variables = doc.get("variables") or {}
         for scope, target in (("game", rs.game_vars), ("side", rs.side_vars)):
             for name, init in (variables.get(scope) or {}).items():
-                target[name] = init
+                target[name] = self.variable(f, variables[scope], scope, name, init)
                 self.define(("var", scope, name), f, variables[scope], name)
                 if scope == "side" and name in RESERVED_ATTRS:
                     self.err(f, *position(variables[scope], name, at_key=True), "DUP-ID",

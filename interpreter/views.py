@@ -87,14 +87,18 @@ def view_for(game, side) -> dict:
         "current": game.current.id if game.current else None,
         "you": side.id if side is not None else None,
         "options": dict(game.options),
-        "variables": {k: _value(getattr(game, f"v_{k}"), side) for k in rs.game_vars},
+        "variables": {k: _value(getattr(game, f"v_{k}"), side) if
+                      ("game", k) not in rs.var_visibility else {"hidden": "variable"}
+                      for k in rs.game_vars},
         "zones": {name: _zone(z, side, game.program) for name, z in game.zones.items()},
         "sides": {},
         "spaces": {},
     }
     for s in game.sides:
         out["sides"][s.id] = {
-            "variables": {k: _value(getattr(s, py_name(k)), side) for k in rs.side_vars},
+            "variables": {k: _value(getattr(s, py_name(k)), side) if
+                          _may_see_var(rs, k, s, side) else {"hidden": "variable"}
+                          for k in rs.side_vars},
             "supply": {p: getattr(s, py_name(p)) for p in rs.pieces},
             "zones": {n: _zone(getattr(s, py_name(n)), side, game.program)
                       for n in rs.zone_names("side")},
@@ -107,6 +111,15 @@ def view_for(game, side) -> dict:
             entry[p] = {s.id: row.counts[s.index] for s in game.sides if row.counts[s.index]}
         out["spaces"][sp.id] = entry
     return out
+
+
+def _may_see_var(rs, name, owner, side) -> bool:
+    """A side variable declared `visibility: owner` is seen by that side only;
+    `hidden`, by nobody."""
+    vis = rs.var_visibility.get(("side", name))
+    if vis is None:
+        return True
+    return vis == "owner" and side is not None and side is owner
 
 
 PUBLIC_FIELDS = ("round", "phase", "player", "decision")

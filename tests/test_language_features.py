@@ -368,3 +368,64 @@ def test_counting_a_huge_selection_pays_from_the_step_budget(tmp_path):
     with pytest.raises(Exception) as e:
         Game(prog, agents=[FirstAgent(), FirstAgent()], steps=1_000_000).run()
     assert "steps" in str(e.value)
+
+
+# ------------------------------------------------------------------ hidden variables
+def secret_ruleset(tmp_path, rules):
+    folder = ruleset(tmp_path, rules)
+    game = (folder / "game.yaml").read_text()
+    game = game.replace("variables:\n  side:\n",
+                        "variables:\n  game:\n    pot: {value: 0, visibility: hidden}\n"
+                        "  side:\n    purse: {value: 5, visibility: owner}\n")
+    (folder / "game.yaml").write_text(game)
+    return folder
+
+
+def test_an_owner_only_variable_reaches_its_owner_alone(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      red.purse += 3
+      pot += 1
+      log "{red} counts the purse: {red.purse}" to red
+      log "the pot holds {pot}" to [red, blue]
+      log "{red} is busy"
+    }
+    """
+    game = Game(compiled(secret_ruleset(tmp_path, rules)), agents=[FirstAgent(), FirstAgent()],
+                logging=True).run()
+    red, blue = game.n_red, game.n_blue
+    assert game.n_red.u_purse == 8
+    red_lines = [e["text"] for e in log_for(game, red)]
+    blue_lines = [e["text"] for e in log_for(game, blue)]
+    public = [e["text"] for e in log_for(game, None)]
+    assert "red counts the purse: 8" in red_lines and "red counts the purse: 8" not in blue_lines
+    assert "the pot holds 1" in blue_lines and "the pot holds 1" not in public
+    assert "red is busy" in public
+    assert view_for(game, red)["sides"]["red"]["variables"]["purse"] == 8
+    assert view_for(game, blue)["sides"]["red"]["variables"]["purse"] == {"hidden": "variable"}
+    assert view_for(game, red)["variables"]["pot"] == {"hidden": "variable"}
+    assert view_for(game, blue)["sides"]["blue"]["variables"]["purse"] == 5
+
+
+def test_a_public_line_may_not_show_a_hidden_variable(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      log "{red} has {red.purse}"
+      log "the pot is {pot}"
+      choose red as spend from n in range(1, red.purse) label "spend {red.purse}" { }
+    }
+    """
+    found = errors(secret_ruleset(tmp_path, rules))
+    assert [(c, line) for c, line, _ in found] == [("VISIBILITY", 4), ("VISIBILITY", 5),
+                                                    ("VISIBILITY", 6)]
+    assert "seen by its owner only" in found[0][2] and "hidden" in found[1][2]
+
+
+def test_only_a_side_variable_has_an_owner(tmp_path):
+    folder = ruleset(tmp_path, "game { rounds 1 { race } }\nphase race { }\n")
+    game = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(game.replace(
+        "variables:\n", "variables:\n  game:\n    pot: {value: 0, visibility: owner}\n"))
+    assert errors(folder)[0][0] == "SCHEMA-VALUE"
