@@ -12,7 +12,7 @@ from __future__ import annotations
 from .builtins import num
 from .limits import MAX_DECISIONS, MAX_SOME
 from .some import SomeLabels, SomeOffer, chosen, grouped
-from .state import RuleError, display
+from .state import RuleError, Side, display
 
 
 class Decision:
@@ -239,6 +239,9 @@ class Decisions:
             for label, owner, cond, body in abilities:
                 if owner is not None and (owner.zone is None or not owner.zone.live):
                     continue
+                if owner is not None and type(owner.zone.owner) is Side and \
+                        owner.zone.owner is not p:
+                    continue  # a card in another side's zone is that side's to use
                 if cond(self, owner, p, *args):
                     opts.append((owner, body))
                     labels.append(label)

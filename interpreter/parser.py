@@ -350,7 +350,13 @@ class _Build(Transformer):
 
     # -- top level
     def start(self, meta, items):
-        return A.Module([i for i in items if i is not None], span=self._span(meta))
+        flat = []
+        for i in items:  # an ability at several windows is one ability per window
+            if isinstance(i, list):
+                flat.extend(i)
+            elif i is not None:
+                flat.append(i)
+        return A.Module(flat, span=self._span(meta))
 
     def game_def(self, meta, parts):
         setup = finish = None
@@ -401,9 +407,13 @@ class _Build(Transformer):
                     span=self._span(meta))
 
     def ability_def(self, meta, items):
-        label, window, params, cond, body = items
-        return A.Ability(self._string(label), str(window), params or [], cond, body,
-                         span=self._span(meta))
+        label, *refs, cond, body = items
+        out = [A.Ability(self._string(label), window, params, cond, body, span=self._span(meta))
+               for window, params in refs]
+        return out[0] if len(out) == 1 else out
+
+    def window_ref(self, meta, items):
+        return (str(items[0]), items[1] or [])
 
     def when(self, meta, items):
         return items[0]

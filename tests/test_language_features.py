@@ -429,3 +429,54 @@ def test_only_a_side_variable_has_an_owner(tmp_path):
     (folder / "game.yaml").write_text(game.replace(
         "variables:\n", "variables:\n  game:\n    pot: {value: 0, visibility: owner}\n"))
     assert errors(folder)[0][0] == "SCHEMA-VALUE"
+
+
+# ------------------------------------------------------------------ abilities
+def test_a_card_in_a_side_zone_offers_its_ability_to_that_side_only(tmp_path):
+    folder = ruleset(tmp_path, """
+    game { rounds 1 { race } }
+    phase race {
+      move component("gold") to red.hand
+      move component("tin") to shelf
+      window market() for each players until pass
+    }
+    """, cards=True)
+    game = (folder / "game.yaml").read_text()
+    game = game.replace("    deck: {type: deck, visibility: hidden}\n",
+                        "    deck: {type: deck, visibility: hidden}\n    shelf: {live: true}\n")
+    game = game.replace("zones:\n", "zones:\n  side:\n    hand: {live: true}\n")
+    (folder / "game.yaml").write_text(game)
+    (folder / "cards.yaml").write_text(CARDS.replace(
+        "      on bump(p) { this.used += 1 }",
+        "      on bump(p) { this.used += 1 }\n      ability \"spend\" at market(p) { p.laps += 10 }"
+    ).replace("      on bump(p) { this.used += 10 }",
+              "      on bump(p) { this.used += 10 }\n      ability \"borrow\" at market(p) { p.laps += 1 }"))
+    asked = {}
+
+    class Spy:
+        def __init__(self, who):
+            self.who = who
+
+        def pick(self, d):
+            asked.setdefault(self.who, []).append(list(d.labels))
+            return d.labels.index("pass")
+
+    Game(compiled(folder), agents=[Spy("red"), Spy("blue")]).run()
+    assert asked["red"][0] == ["spend", "borrow", "pass"]   # his own card, and the shelf's
+    assert asked["blue"][0] == ["borrow", "pass"]           # never red's card
+
+
+def test_one_ability_at_several_windows(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    ability "rest" at morning(p), evening(p, n) when p.laps < 5 { p.laps += 1 }
+    phase race {
+      window morning() for red
+      window evening(3) for red
+    }
+    """
+    prog = compiled(ruleset(tmp_path, rules))
+    agent = ScriptedAgent([Step("red", "rest", "morning"), Step("red", "pass", "morning"),
+                           Step("red", "rest", "evening"), Step("red", "pass", "evening")])
+    game = Game(prog, agents=[agent, agent]).run()
+    assert game.n_red.u_laps == 2
