@@ -281,11 +281,12 @@ class SomeOption(Node):
 
 @dataclass
 class Choose(Node):
-    player: Node
+    player: Node             # who chooses; with `each`, the list of those who do
     name: str | None
     may: bool
     prompt: str | None
     options: list
+    each: str | None = None  # `choose each P in LIST`: the name each chooser is bound to
 
 
 @dataclass
@@ -308,6 +309,7 @@ class Window(Node):
     args: list
     who: Node
     round_robin: bool
+    after: list | None = None  # runs after each ability used
 
 
 @dataclass

@@ -27,7 +27,8 @@ def _options(pairs) -> dict:
         if "=" not in p:
             raise click.UsageError(f"--option takes KEY=VALUE, got {p!r}")
         k, v = p.split("=", 1)
-        out[k.strip()] = v.strip()
+        # names are snake_case; the shell habit `job-draft` means `job_draft`
+        out[k.strip().replace("-", "_")] = v.strip()
     return out
 
 

@@ -1124,12 +1124,35 @@ class Compiler:
         self.emit(ind, f"G.pay({n}, {a}, {b})", s.span)
 
     def s_Choose(self, s, scope, ind):
-        who = self.side(s.player, scope, "who chooses")
         name = s.name or f"choice@{s.span.line}"
         self.decisions.setdefault(name, s.span)
+        if s.each is None:
+            who = self.side(s.player, scope, "who chooses")
+            self.ask(s, who, name, scope, ind)(ind)
+            return
+        # `choose each P in LIST`: every answer is taken (the log holds them)
+        # before any option's rules run, so nobody answers knowing another's
+        lcode, lt = self.expr(s.player, scope)
+        self.expect(s.player, lt, "list:side", "the players of 'choose each'")
+        inner = scope.child()
+        inner.names[s.each] = Var(f"l_{s.each}", "side")
+        answers, ch = self.fresh("an"), self.fresh("c")
+        self.emit(ind, f"{answers} = []; G.hold_choices()", s.span)
+        self.emit(ind, f"for l_{s.each} in {iter_code(lcode, lt)}:", s.span)
+        self.tick(ind + 1, s.span)
+        dispatch = self.ask(s, f"l_{s.each}", name, inner, ind + 1, ch)
+        self.emit(ind + 1, f"{answers}.append((l_{s.each}, {ch}))", s.span)
+        self.emit(ind, "G.release_choices()", s.span)
+        self.emit(ind, f"for l_{s.each}, {ch} in {answers}:", s.span)
+        dispatch(ind + 1)
+
+    def ask(self, s, who, name, scope, ind, ch=None):
+        """Emit the question of a `choose` (its options and the agent's answer
+        in `ch`); returns what emits the answer's rules at a given indent."""
         if len(s.options) == 1 and isinstance(s.options[0], A.SomeOption):
-            return self.choose_some(s, s.options[0], who, name, scope, ind)
-        opts, labs, ch = self.fresh("o"), self.fresh("l"), self.fresh("c")
+            return self.choose_some(s, s.options[0], who, name, scope, ind, ch)
+        opts, labs = self.fresh("o"), self.fresh("l")
+        ch = ch or self.fresh("c")
         ranked = any(o.prefer is not None for o in s.options)
         prefs, wv = (self.fresh("p"), self.fresh("w")) if ranked else ("None", who)
         if ranked:  # bots rank options by `prefer`; players never pay for it
@@ -1174,21 +1197,25 @@ class Compiler:
         extra = f", {prefs}, {site!r}" if ranked else ""
         self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {s.prompt!r}, {opts}, {labs}{extra})",
                   s.span)
-        for k, opt in enumerate(s.options):
-            self.emit(ind, f"{'if' if k == 0 else 'elif'} {ch} is not None and {ch}[0] == {k}:",
-                      opt.span)
-            if opt._vars:
-                names = ", ".join(f"l_{v}" for v in opt._vars)
-                self.emit(ind + 1, f"{names}{',' if len(opt._vars) == 1 else ''} = {ch}[1:]",
-                          opt.span)
-            self.body(opt.body, opt._scope, ind + 1, opt.span)
-        # the option's rules have run: a scenario may check here
-        self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
 
-    def choose_some(self, s, opt, who, name, scope, ind):
+        def dispatch(ind):
+            for k, opt in enumerate(s.options):
+                self.emit(ind, f"{'if' if k == 0 else 'elif'} {ch} is not None and "
+                          f"{ch}[0] == {k}:", opt.span)
+                if opt._vars:
+                    names = ", ".join(f"l_{v}" for v in opt._vars)
+                    self.emit(ind + 1, f"{names}{',' if len(opt._vars) == 1 else ''} = {ch}[1:]",
+                              opt.span)
+                self.body(opt.body, opt._scope, ind + 1, opt.span)
+            # the option's rules have run: a scenario may check here
+            self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
+        return dispatch
+
+    def choose_some(self, s, opt, who, name, scope, ind, ch=None):
         """`choose P some PICKED from X in LIST [where C] label L [min A] [max B]
         [when TEST] [prefer RANK] { body }`: the engine offers the selections."""
-        items, labs, ch = self.fresh("si"), self.fresh("sl"), self.fresh("c")
+        items, labs = self.fresh("si"), self.fresh("sl")
+        ch = ch or self.fresh("c")
         self.emit(ind, f"{items} = []; {labs} = []", s.span)
         inner = self.loop_head(opt.var, opt.iter, opt.cond, opt.span, scope, ind,
                                "choose some of")
@@ -1217,10 +1244,13 @@ class Compiler:
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
         self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {s.prompt!r}, {items}, {labs}, "
                   f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r})", s.span)
-        self.emit(ind, f"if {ch} is not None:", opt.span)
-        self.emit(ind + 1, f"l_{opt.picked} = {ch}", opt.span)
-        self.body(opt.body, picked, ind + 1, opt.span)
-        self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
+
+        def dispatch(ind):
+            self.emit(ind, f"if {ch} is not None:", opt.span)
+            self.emit(ind + 1, f"l_{opt.picked} = {ch}", opt.span)
+            self.body(opt.body, picked, ind + 1, opt.span)
+            self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
+        return dispatch
 
     def use_event(self, node, event, arity):
         prev = self.events_used.get(event)
@@ -1269,7 +1299,14 @@ class Compiler:
             self.expect(s.who, wt, "side", "the player of a window")
         self.decisions.setdefault(s.name, s.span)
         args = "(" + "".join(c + ", " for c in codes) + ")"
-        self.emit(ind, f"G.window({s.name!r}, {args}, {who}, {s.round_robin})", s.span)
+        if s.after is None:
+            self.emit(ind, f"G.window({s.name!r}, {args}, {who}, {s.round_robin})", s.span)
+            return
+        run = self.fresh("wr")
+        self.emit(ind, f"{run} = G.window_run({s.name!r}, {args}, {who}, {s.round_robin})", s.span)
+        self.emit(ind, f"while {run}.step():", s.span)
+        self.tick(ind + 1, s.span)
+        self.body(s.after, scope, ind + 1, s.span)
 
     def s_Turn(self, s, scope, ind):
         who = self.side(s.player, scope, "whose turn it is")

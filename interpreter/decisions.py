@@ -220,49 +220,74 @@ class Decisions:
         return opts[best]
 
     def window(self, name, args, who, round_robin):
-        abilities = self.abilities.get(name)
-        if not abilities:
-            return
-        order = list(who) if round_robin else [who]
-        passes, i = 0, 0
-        while True:
-            p = order[i % len(order)]
-            if p.bot:  # bots never use abilities
-                if not round_robin:
-                    return
-                passes += 1
-                if passes >= len(order):
-                    return
-                i += 1
+        run = self.window_run(name, args, who, round_robin)
+        while run.step():
+            pass
+
+    def window_run(self, name, args, who, round_robin):
+        """A window as steps: each step() offers until one ability is used
+        (True) or the window closes (False), so rules can act between uses
+        (`window ... after { ... }`)."""
+        return _WindowRun(self, name, args, who, round_robin)
+
+    def offer(self, p, name, args):
+        """Offer p the abilities live at window `name`, once: True if one was used."""
+        abilities = self.abilities.get(name, ())
+        opts, labels = [], []
+        for label, owner, cond, body in abilities:
+            if owner is not None and (owner.zone is None or not owner.zone.live):
                 continue
-            opts, labels = [], []
-            for label, owner, cond, body in abilities:
-                if owner is not None and (owner.zone is None or not owner.zone.live):
-                    continue
-                if owner is not None and type(owner.zone.owner) is Side and \
-                        owner.zone.owner is not p:
-                    continue  # a card in another side's zone is that side's to use
-                if cond(self, owner, p, *args):
-                    opts.append((owner, body))
-                    labels.append(label)
-            used = False
-            if opts:
-                opts.append(None)
-                labels.append("pass")
-                pick = self.choose(p, name, None, opts, labels)
-                if pick is not None:
-                    owner, body = pick
-                    if self.logging:
-                        self.say(f"{p.id} uses {labels[opts.index(pick)]}")
-                    body(self, owner, p, *args)
-                    used = True
-                if self.hooks is not None:
-                    self.decided()
-            if not round_robin:
+            if owner is not None and type(owner.zone.owner) is Side and \
+                    owner.zone.owner is not p:
+                continue  # a card in another side's zone is that side's to use
+            if cond(self, owner, p, *args):
+                opts.append((owner, body))
+                labels.append(label)
+        used = False
+        if opts:
+            opts.append(None)
+            labels.append("pass")
+            pick = self.choose(p, name, None, opts, labels)
+            if pick is not None:
+                owner, body = pick
+                if self.logging:
+                    self.say(f"{p.id} uses {labels[opts.index(pick)]}")
+                body(self, owner, p, *args)
+                used = True
+            if self.hooks is not None:
+                self.decided()
+        return used
+
+
+class _WindowRun:
+    """One open window: who is offered next, and how many passed in a row."""
+
+    __slots__ = ("game", "name", "args", "order", "round_robin", "passes", "i", "closed")
+
+    def __init__(self, game, name, args, who, round_robin):
+        self.game = game
+        self.name = name
+        self.args = args
+        self.order = list(who) if round_robin else [who]
+        self.round_robin = round_robin
+        self.passes = 0
+        self.i = 0
+        self.closed = not game.abilities.get(name) or not self.order
+
+    def step(self) -> bool:
+        """Offer round until an ability is used (True) or everyone passes (False)."""
+        game, order = self.game, self.order
+        while not self.closed:
+            p = order[self.i % len(order)]
+            used = False if p.bot else game.offer(p, self.name, self.args)  # bots never use them
+            if not self.round_robin:
                 if not used:
-                    return
-                continue
-            passes = 0 if used else passes + 1
-            if passes >= len(order):
-                return
-            i += 1
+                    self.closed = True
+                return used
+            self.passes = 0 if used else self.passes + 1
+            self.i += 1
+            if self.passes >= len(order):
+                self.closed = True
+            if used:
+                return True
+        return False

@@ -66,10 +66,24 @@ class GameLog:
         if readers - seers:
             self.say(shown, sorted(readers - seers))
 
+    _held = ()  # `choose each`: the answers' lines, kept until all have answered
+
+    def hold_choices(self):
+        self._held = (*self._held, [])
+
+    def release_choices(self):
+        *rest, lines = self._held
+        self._held = tuple(rest)
+        for args, extra in lines:
+            self._log_choice(*args, **extra)
+
     def _log_choice(self, player, name, opt, shown, **extra):
         """A decision's line. When the option taken is made of components some
         seat may not see (a card from a hand), those seats read only what the
         table saw — the same words whether the play was forced or chosen."""
+        if self._held:
+            self._held[-1].append(((player, name, opt, shown), extra))
+            return
         values = opt[1:] if type(opt) is tuple else ()
         hidden = [v for v in values if type(v) is Comp and viewers(v.zone) is not None]
         who = f"{player.id} (bot)" if extra.get("bot") else player.id

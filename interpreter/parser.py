@@ -73,11 +73,11 @@ class _Newlines:
 # A line continues the previous one when that ended with an operator or comma,
 # or when this one starts with a word or brace that cannot begin a statement.
 _CONTINUE_AHEAD = re.compile(
-    r"(?:[ \t\r\n;]|#[^\n]*)*(?:(?:elif|else|when|where|and|or|label|priority|prefer)\b|"
+    r"(?:[ \t\r\n;]|#[^\n]*)*(?:(?:elif|else|when|where|and|or|label|priority|prefer|after)\b|"
     r"(?:min|max)\b(?!\s*\()|\{|=>)")
 _CONTINUES = {"COMMA", "AND", "OR", "ADDOP", "MULOP", "COMPOP", "EQUAL", "AUGOP", "NOT",
               "IN", "IF", "ELSE", "WHEN", "WHERE", "LABEL", "FOR", "FROM", "TO", "AT", "OF",
-              "AS", "_ARROW", "MAY", "SOME", "MIN", "MAX", "ON", "REVEAL", "COLON"}
+              "AS", "_ARROW", "MAY", "SOME", "MIN", "MAX", "ON", "REVEAL", "COLON", "AFTER"}
 
 class _ReservedName(Exception):
     """A name starting with '_': those belong to the engine, never to rules."""
@@ -233,7 +233,9 @@ def _loose_jumps(node, in_loop: bool, out: list) -> list:
         out.append(node)
     if isinstance(node, _LOOPS):
         in_loop = True
-    elif isinstance(node, _BODIES):
+    elif isinstance(node, (_BODIES, A.Window)):  # a window's `after` block is no loop of yours
+        in_loop = False
+    elif isinstance(node, A.Choose) and node.each:  # nor are the answers of `choose each`
         in_loop = False
     for name in getattr(node, "__dataclass_fields__", {}):
         if name != "span":
@@ -526,9 +528,15 @@ class _Build(Transformer):
         return A.Pay(items[0], items[1], items[2], span=self._span(meta))
 
     def choose_stmt(self, meta, items):
-        player, head, options = items
+        (each, player), head, options = items
         name, may, prompt = head
-        return A.Choose(player, name, may, prompt, options, span=self._span(meta))
+        return A.Choose(player, name, may, prompt, options, each, span=self._span(meta))
+
+    def chooser_one(self, meta, items):
+        return None, items[0]
+
+    def chooser_each(self, meta, items):
+        return str(items[0]), items[1]
 
     def choose_head(self, meta, items):
         name, may, prompt = items
@@ -583,8 +591,11 @@ class _Build(Transformer):
         return A.Reveal(items[0], items[1], span=self._span(meta))
 
     def window_stmt(self, meta, items):
-        name, args, (who, rr) = items
-        return A.Window(str(name), self._positional(args), who, rr, span=self._span(meta))
+        name, args, (who, rr), after = items
+        return A.Window(str(name), self._positional(args), who, rr, after, span=self._span(meta))
+
+    def window_after(self, meta, items):
+        return items[0]
 
     def window_one(self, meta, items):
         return (items[0], False)

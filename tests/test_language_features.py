@@ -480,3 +480,82 @@ def test_one_ability_at_several_windows(tmp_path):
                            Step("red", "rest", "evening"), Step("red", "pass", "evening")])
     game = Game(prog, agents=[agent, agent]).run()
     assert game.n_red.u_laps == 2
+
+
+def test_a_window_runs_its_after_block_after_each_ability_used(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    ability "step" at turn_actions(p) when p.laps < 3 { p.laps += 1 }
+    phase race {
+      let uses = 0
+      window turn_actions() for red after {
+        uses += 1
+        log "after use {uses}: laps {red.laps}"
+      }
+      blue.laps = uses
+      window turn_actions() for each players until pass after {
+        log "someone stepped"
+      }
+    }
+    """
+    prog = compiled(ruleset(tmp_path, rules))
+    agent = ScriptedAgent([Step("red", "step", None), Step("red", "step", None),
+                           Step("red", "pass", None),
+                           Step("red", "step", None), Step("blue", "pass", None),
+                           Step("red", "pass", None)])
+    game = Game(prog, agents=[agent, agent], logging=True).run()
+    assert game.n_red.u_laps == 3 and game.n_blue.u_laps == 2
+    log = lines(game)
+    assert "after use 1: laps 1" in log and "after use 2: laps 2" in log
+    assert log.count("someone stepped") == 1
+
+
+# ------------------------------------------------------------------ choose each
+class Spy(FirstAgent):
+    """Takes the last option and keeps every view it was shown."""
+
+    wants_view = True
+
+    def __init__(self):
+        self.seen = []
+
+    def pick(self, d):
+        self.seen.append(d.view())
+        return len(d.labels) - 1
+
+
+def test_choose_each_takes_every_answer_before_any_counts(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      choose each p in players as bid "how far?" from n in [1, 2, 3]
+          where n > red.laps + blue.laps label "go {n}" {
+        p.laps = n
+        log "{p} goes {n}"
+      }
+    }
+    """
+    spy = Spy()
+    game = Game(compiled(ruleset(tmp_path, rules)), agents=[spy, spy], logging=True).run()
+    # blue answered with red's answer still unknown and not yet in force
+    assert game.n_red.u_laps == 3 and game.n_blue.u_laps == 3
+    blue_view = spy.seen[1]
+    assert blue_view["sides"]["red"]["variables"]["laps"] == 0
+    assert not any("go 3" in e["text"] for e in blue_view.get("log", []))
+    log = lines(game)
+    assert log.index("blue bid: go 3") < log.index("red goes 3")
+    assert log.index("red bid: go 3") < log.index("blue bid: go 3")
+
+
+def test_choose_each_answers_are_no_loop_to_break(tmp_path):
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      for q in players {
+        choose each p in players as bid "how far?" from n in [1, 2] label "go {n}" {
+          break
+        }
+      }
+    }
+    """
+    assert [c for c, _, _ in errors(ruleset(tmp_path, rules))] == ["SYNTAX"]
