@@ -285,6 +285,10 @@ class _Scenario:
                     "fail": None}[then]
         script = list(self.steps)
         agent = ScriptedAgent(script, fallback)
+        setup = doc.get("setup", "script")
+        if setup != "script":
+            agent = _SetupBy(agent, RandomAgent(doc.get("seed", 0)) if setup == "random"
+                             else FirstAgent())
         players = doc.get("players")
         rig = Rig(doc.get("rig", {}).get("rolls"), doc.get("rig", {}).get("draws"))
         try:
@@ -301,6 +305,8 @@ class _Scenario:
                                           hint=d.hint) for d in e.diagnostics]
             return res
         res.game = game
+        if isinstance(agent, _SetupBy):
+            agent.game = game
         ns = program.ns
         stop_at = self.point(stop) if stop else None
         counts: dict = {}  # (kind, player, decision) -> times seen
@@ -555,3 +561,26 @@ def validate_scenario(path: Path) -> list[Diagnostic]:
         return [d for d in errors if d.path == str(sc.path)] or errors
     sc.check_names(program)
     return sc.diags
+
+
+class _SetupBy:
+    """`setup: first|random`: the decisions of setup (and `arrange`) go to
+    another agent, so that a scenario which arranges its own position need
+    not script a long setup; the script starts with the game proper."""
+
+    def __init__(self, agent, setup_agent):
+        self.agent, self.setup_agent = agent, setup_agent
+        self.game = None
+
+    @property
+    def wants_view(self):
+        return self.agent.wants_view
+
+    def _who(self):
+        return self.setup_agent if self.game.phase == "setup" else self.agent
+
+    def pick(self, d):
+        return self._who().pick(d)
+
+    def pick_some(self, d):
+        return self._who().pick_some(d)

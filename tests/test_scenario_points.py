@@ -272,3 +272,24 @@ def test_a_scenario_names_its_player_count(tmp_path):
     path.write_text(text.replace("players: 3", "players: 7"), encoding="utf-8")
     (code, line, col, msg), = failures(run(path))
     assert (code, line, col) == ("OPTION", 3, 10) and "not 7" in msg
+
+
+def test_setup_first_leaves_the_script_to_the_game_proper(tmp_path):
+    import shutil
+    folder = tmp_path / "race"
+    shutil.copytree(RACE, folder)
+    rules = (folder / "race.rules").read_text()
+    # a setup decision the scenario does not want to script
+    rules = rules.replace("  setup {\n", "  setup {\n    choose red as warm_up \"warm up?\" {\n"
+                          "      option \"jog\" { red.laps = 0 }\n"
+                          "      option \"rest\" { red.laps = 0 }\n    }\n", 1)
+    (folder / "race.rules").write_text(rules)
+    body = HEAD.replace(str(RACE), str(folder))
+    path = tmp_path / "s.scenario.yaml"
+    path.write_text(body + "setup: first\nexpect:\n  - chosen: {player: red, decision: warm_up, "
+                    "label: jog}\n  - that: ['winners == [red]']\n", encoding="utf-8")
+    r = run(path)
+    assert r.ok, failures(r)
+    # without it, the script's first entry meets the setup's question
+    path.write_text(body + "expect:\n  - that: ['winners == [red]']\n", encoding="utf-8")
+    assert [f[0] for f in failures(run(path))] == ["CHOICE-ILLEGAL"]
