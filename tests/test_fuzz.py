@@ -96,7 +96,7 @@ def check_json(r):
 def copies(tmp_path_factory):
     base = tmp_path_factory.mktemp("fuzz")
     out = {}
-    for name in ("smile_and_gun", "chicago", "tutorial_race", "moonshine_kingdom"):
+    for name in ("smile_and_gun", "chicago", "tutorial_race", "moonshine_kingdom", "scarface_1920"):
         dst = base / name
         # variants are validated one overlay at a time: too slow to fuzz here
         shutil.copytree(RULES / name, dst, ignore=shutil.ignore_patterns("variants"))
@@ -120,12 +120,14 @@ def fuzz_file(folder: Path, name: str, ops, play=True):
 RULE_FILES = [("smile_and_gun", "flow.rules"), ("chicago", "flow.rules"),
               ("tutorial_race", "race.rules"), ("chicago", "cards.yaml"),
               ("smile_and_gun", "shadows.yaml"), ("moonshine_kingdom", "fights.rules"),
-              ("moonshine_kingdom", "jobs.yaml")]
+              ("moonshine_kingdom", "jobs.yaml"), ("scarface_1920", "orders.rules"),
+              ("scarface_1920", "associates.yaml")]
 YAML_FILES = [("smile_and_gun", "game.yaml"), ("smile_and_gun", "board.yaml"),
               ("smile_and_gun", "tokens.yaml"), ("chicago", "game.yaml"),
               ("chicago", "board.yaml"), ("chicago", "tables.yaml"),
               ("tutorial_race", "game.yaml"), ("tutorial_race", "dice.yaml"),
-              ("moonshine_kingdom", "board.yaml"), ("moonshine_kingdom", "tables.yaml")]
+              ("moonshine_kingdom", "board.yaml"), ("moonshine_kingdom", "tables.yaml"),
+              ("scarface_1920", "board.yaml"), ("scarface_1920", "tiles.yaml")]
 WORDS = vocabulary(RULES)
 
 

@@ -28,6 +28,8 @@ CONFIGS = [
     ("tutorial_race", None, ["laps=3"]),
     ("moonshine_kingdom", None, ["days=20"]),
     ("moonshine_kingdom", "blood-oath", ["days=20", "homes=random"]),
+    ("scarface_1920", None, []),
+    ("scarface_1920", None, ["job-draft=true", "customized-deck=true"]),
 ]
 
 
