@@ -76,6 +76,29 @@ def test_the_job_draft_leaves_three_jobs_each(program):
     assert seen == {"p1": 3, "p2": 3, "p3": 3, "p4": 3}
 
 
+def test_the_customized_deck_swaps_level_one_associates_for_members(program):
+    swapped = 0
+    for seed in range(4):
+        seen = {}
+
+        def hook(game, when, what):
+            if when == "before" and what == "turns" and not seen:
+                seen["pool"] = len(game.z_draft_pool.items)
+                for p in game.players:
+                    cards = p.u_hand.items + p.u_deck.items
+                    seen[p.id] = (len(cards), [c for c in cards if c.kind == "associate"],
+                                  len(p.u_picked.items))
+
+        play(program, seed, 3, hook, customized_deck="true")
+        assert seen["pool"] == 0
+        for pid in ("p1", "p2", "p3"):
+            size, associates, picked = seen[pid]
+            assert size == 6 and picked == 0  # a swap keeps the deck's size
+            assert len(associates) <= 2 and all(a.u_level == 1 for a in associates)
+            swapped += len(associates)
+    assert swapped > 0
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_hands_decks_jobs_and_money_stay_with_their_owner(program, players):
     for seed in range(2):
