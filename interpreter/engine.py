@@ -201,14 +201,17 @@ def option_problems(rs: Ruleset, given: dict) -> list[Diagnostic]:
 
 def active_seats(rs: Ruleset, options: dict, players: int | None = None) -> list:
     """The seats that play: chosen by an option with `seats:`, else the first
-    `players` seats (default: as many as the game allows)."""
+    `players` seats (default: as many as the game allows); the count leaves
+    out the bots, whose seats always play."""
     for name, opt in rs.options.items():
         if opt.get("seats"):
             value = _coerce(options.get(name, opt["default"]), opt["choices"])
             chosen = opt["seats"].get(str(value))
             if chosen is not None:
                 return [(sid, n) for sid, n in rs.seats if sid in chosen]
-    return rs.seats[:players if players is not None else rs.max_players]
+    n = players if players is not None else rs.max_players
+    humans = [sid for sid, _ in rs.seats if sid not in rs.bots][:n]
+    return [(sid, name) for sid, name in rs.seats if sid in rs.bots or sid in humans]
 
 
 def with_players(rs: Ruleset, options: dict, players: int | None) -> dict:
@@ -222,7 +225,8 @@ def with_players(rs: Ruleset, options: dict, players: int | None) -> dict:
         raise DiagnosticError(Diagnostic(
             *where, "OPTION", f"{rs.name or rs.id} is played by {rs.min_players}"
             + (f" to {rs.max_players}" if rs.max_players != rs.min_players else "")
-            + f" players, not {players}"))
+            + (" player" if rs.max_players == 1 else " players")
+            + (" besides its bots" if rs.bots else "") + f", not {players}"))
     out = dict(options)
     for name, opt in rs.options.items():
         seats = opt.get("seats") or {}

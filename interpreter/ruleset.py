@@ -237,18 +237,28 @@ class _Loader:
         rs = self.rs
         rs.overlays.append((doc.get("id", f.parent.name), doc.get("name", ""), str(f)))
         seats = {sid for sid, _ in rs.seats}
+        before = len(rs.bots)
         for i, sid in enumerate(doc.get("bots") or []):
             if sid not in seats:
                 self.undef(f, *position(doc["bots"], i), "seat", sid, seats)
             else:
                 rs.bots.add(sid)
+        added = len(rs.bots) - before
+        if added:  # the player count now counts players only: the bots play on top
+            rs.min_players = max(1, rs.min_players - added)
+            rs.max_players -= added
+            rs.where["players"] = (str(f), *position(doc, "bots"))
+            if rs.max_players < 1:
+                self.err(f, *position(doc, "bots"), "SCHEMA-VALUE",
+                         "the bots take every seat the game has: no player is left")
         if "players" in doc:  # a variant for some player counts only
             p = doc["players"]
             lo, hi = (p, p) if isinstance(p, int) else (p["min"], p["max"])
             if lo < rs.min_players or hi > rs.max_players or lo > hi:
                 self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
                          f"players {lo}" + (f" to {hi}" if hi != lo else "") + " is not within "
-                         f"the game's {rs.min_players} to {rs.max_players}, or min > max")
+                         f"the game's {rs.min_players} to {rs.max_players}"
+                         + (" (not counting the bots)" if rs.bots else "") + ", or min > max")
             else:
                 rs.min_players, rs.max_players = lo, hi
                 rs.where["players"] = (str(f), *position(doc, "players"))

@@ -60,7 +60,7 @@ def write_save(path: Path, program, game, variant=None, agents=None, error=None)
         "seed": game.seed,
         "options": dict(game.options),
         "drawn": list(game.drawn),
-        "players": len(game.players),
+        "players": sum(not p.bot for p in game.players),  # the bots are not counted
         "agents": list(agents) if agents is not None else None,
         "finished": game.finished,
         "choices": [list(h) for h in game.history],

@@ -142,3 +142,15 @@ def test_bot_without_a_rank_is_a_runtime_error(copy):
     with pytest.raises(Exception) as e:
         game.run()
     assert "RUNTIME" in str(e.value) and "no rule to choose crew_move" in str(e.value)
+
+
+def test_the_player_count_leaves_out_the_bots():
+    r = CliRunner().invoke(main, ["info", str(RULESET), "--variant", "solo", "--json"])
+    data = json.loads(r.output)
+    assert data["players"] == {"min": 1, "max": 1, "seats": ["green", "yellow"]}
+    r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--players", "1",
+                                  "--quiet"])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--players", "2"])
+    assert r.exit_code == 2
+    assert "variant.yaml:8:7: OPTION" in r.output and "1 player besides its bots" in r.output
