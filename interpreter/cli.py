@@ -413,7 +413,8 @@ def info(path, variant, opts, as_json, players):
     data = {
         "ruleset": rs.id, "name": rs.name, "variant": variant,
         "seats": [{"id": sid, "name": name, "bot": sid in rs.bots} for sid, name in rs.seats],
-        "players": {"min": rs.min_players, "max": rs.max_players, "seats": playing},
+        "players": {"min": rs.min_players, "max": rs.max_players,
+                    "default": rs.default_players or rs.max_players, "seats": playing},
         "sides": [sid for sid, _ in rs.sides],
         "options": {k: {"choices": o["choices"], "default": o["default"]}
                     for k, o in rs.options.items()},

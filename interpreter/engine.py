@@ -209,7 +209,7 @@ def active_seats(rs: Ruleset, options: dict, players: int | None = None) -> list
             chosen = opt["seats"].get(str(value))
             if chosen is not None:
                 return [(sid, n) for sid, n in rs.seats if sid in chosen]
-    n = players if players is not None else rs.max_players
+    n = players if players is not None else (rs.default_players or rs.max_players)
     humans = [sid for sid, _ in rs.seats if sid not in rs.bots][:n]
     return [(sid, name) for sid, name in rs.seats if sid in rs.bots or sid in humans]
 

@@ -74,6 +74,7 @@ class Ruleset:
     sides: list = field(default_factory=list)  # neutral [(id, name)]
     min_players: int = 0
     max_players: int = 0
+    default_players: int | None = None  # the count when none is asked for (else max)
     options: dict = field(default_factory=dict)  # name -> {choices, default, from}
     game_vars: dict = field(default_factory=dict)
     side_vars: dict = field(default_factory=dict)
@@ -247,6 +248,7 @@ class _Loader:
         if added:  # the player count now counts players only: the bots play on top
             rs.min_players = max(1, rs.min_players - added)
             rs.max_players -= added
+            rs.default_players = None
             rs.where["players"] = (str(f), *position(doc, "bots"))
             if rs.max_players < 1:
                 self.err(f, *position(doc, "bots"), "SCHEMA-VALUE",
@@ -254,13 +256,17 @@ class _Loader:
         if "players" in doc:  # a variant for some player counts only
             p = doc["players"]
             lo, hi = (p, p) if isinstance(p, int) else (p["min"], p["max"])
-            if lo < rs.min_players or hi > rs.max_players or lo > hi:
+            default = None if isinstance(p, int) else p.get("default")
+            if lo < rs.min_players or hi > rs.max_players or lo > hi or not (
+                    default is None or lo <= default <= hi):
                 self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
                          f"players {lo}" + (f" to {hi}" if hi != lo else "") + " is not within "
                          f"the game's {rs.min_players} to {rs.max_players}"
-                         + (" (not counting the bots)" if rs.bots else "") + ", or min > max")
+                         + (" (not counting the bots)" if rs.bots else "")
+                         + ", or min > max, or the default is outside them")
             else:
                 rs.min_players, rs.max_players = lo, hi
+                rs.default_players = default
                 rs.where["players"] = (str(f), *position(doc, "players"))
         for name, opt in (doc.get("options") or {}).items():
             if name in rs.options:
@@ -336,11 +342,14 @@ class _Loader:
             self.define(("side", s["id"]), f, s, "id")
         p = doc.get("players", len(rs.seats))
         rs.min_players, rs.max_players = (p, p) if isinstance(p, int) else (p["min"], p["max"])
+        rs.default_players = None if isinstance(p, int) else p.get("default")
         if "players" in doc:
             rs.where["players"] = (str(f), *position(doc, "players"))
-        if rs.max_players > len(rs.seats) or rs.min_players > rs.max_players:
+        if rs.max_players > len(rs.seats) or rs.min_players > rs.max_players or not (
+                rs.min_players <= (rs.default_players or rs.max_players) <= rs.max_players):
             self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
-                     f"players must be between 1 and the {len(rs.seats)} seats, min <= max")
+                     f"players must be between 1 and the {len(rs.seats)} seats, "
+                     "min <= default <= max")
         for name, opt in (doc.get("options") or {}).items():
             rs.options[name] = _option(f, doc["options"], name, opt)
             if not opt.get("choices") and not opt.get("from"):

@@ -91,7 +91,7 @@ def test_players_picks_the_seats_for_every_command():
     out = json.loads(run("simulate", chicago, "--players", "4", "--games", "2", "--json").output)
     assert out["errors"] == 0
     info = json.loads(run("info", chicago, "--players", "5", "--json").output)
-    assert info["players"] == {"min": 3, "max": 5,
+    assert info["players"] == {"min": 3, "max": 5, "default": 5,
                                "seats": ["boss1", "boss2", "boss3", "boss4", "police"]}
     race = str(ROOT / "rules" / "tutorial_race")
     assert run("play", race, "--players", "2", "--quiet").exit_code == 0

@@ -271,6 +271,7 @@ def test_views_show_other_hands_as_counts_only(hands):
     ("moonshine_kingdom", {"days": "20"}, "blood-oath"),
     ("scarface_1920", {}, None),
     ("scarface_1920", {"job_draft": "true", "customized_deck": "true"}, None),
+    ("scarface_1920", {}, "solo"),
 ])
 def test_no_public_line_of_a_shipped_game_names_a_hidden_component(ruleset, options, variant):
     program, diags = load_program(ROOT / "rules" / ruleset, variant=variant, options=options)

@@ -30,6 +30,8 @@ CONFIGS = [
     ("moonshine_kingdom", "blood-oath", ["days=20", "homes=random"]),
     ("scarface_1920", None, []),
     ("scarface_1920", None, ["job-draft=true", "customized-deck=true"]),
+    ("scarface_1920", "solo", []),
+    ("scarface_1920", "solo", ["difficulty=hard"]),
 ]
 
 

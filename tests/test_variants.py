@@ -147,10 +147,27 @@ def test_bot_without_a_rank_is_a_runtime_error(copy):
 def test_the_player_count_leaves_out_the_bots():
     r = CliRunner().invoke(main, ["info", str(RULESET), "--variant", "solo", "--json"])
     data = json.loads(r.output)
-    assert data["players"] == {"min": 1, "max": 1, "seats": ["green", "yellow"]}
+    assert data["players"] == {"min": 1, "max": 1, "default": 1, "seats": ["green", "yellow"]}
     r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--players", "1",
                                   "--quiet"])
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--players", "2"])
     assert r.exit_code == 2
     assert "variant.yaml:8:7: OPTION" in r.output and "1 player besides its bots" in r.output
+
+
+def test_a_variant_chooses_its_default_player_count(tmp_path):
+    scarface = ROOT / "rules" / "scarface_1920"
+    r = CliRunner().invoke(main, ["info", str(scarface), "--variant", "solo", "--json"])
+    data = json.loads(r.output)
+    assert data["players"] == {"min": 1, "max": 3, "default": 1, "seats": ["p1", "p4"]}
+    r = CliRunner().invoke(main, ["info", str(scarface), "--variant", "solo", "--players", "3",
+                                  "--json"])
+    assert json.loads(r.output)["players"]["seats"] == ["p1", "p2", "p3", "p4"]
+    copy = tmp_path / "scarface_1920"
+    shutil.copytree(scarface, copy)
+    f = copy / "variants" / "solo" / "variant.yaml"
+    f.write_text(f.read_text().replace("default: 1}", "default: 4}"))
+    diags = validate_ruleset(copy)
+    assert any(d.code == "SCHEMA-VALUE" and d.path.endswith("variant.yaml") and
+               "default" in d.message for d in diags), [d.short() for d in diags]
