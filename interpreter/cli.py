@@ -18,6 +18,7 @@ from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
 from .engine import (Game, active_seats, load_program, option_problems, validate_ruleset,
                      with_players)
+from .simulate import Job, default_workers, outcomes
 from .yamlio import is_dir, is_file
 
 
@@ -351,6 +352,29 @@ def _print_result(program, result):
                   f"{result['winner'] or 'none (tie)'}", markup=False)
 
 
+class _progress:
+    """A progress bar on stderr for runs long enough to want one, when stderr
+    is a terminal; otherwise nothing."""
+
+    def __init__(self, total, enabled=True):
+        self.bar = None
+        if enabled and total >= 200 and sys.stderr.isatty():
+            from rich.progress import Progress
+            from rich.console import Console
+            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.task = self.bar.add_task("games", total=total)
+
+    def __enter__(self):
+        if self.bar is None:
+            return lambda: None
+        self.bar.start()
+        return lambda: self.bar.advance(self.task)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+
+
 @main.command()
 @click.argument("path")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
@@ -362,26 +386,30 @@ def _print_result(program, result):
 @click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=None,
               help="Step budget of each game (default: the ruleset's, else 10,000,000).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes playing seeds in parallel (default: every core).")
 @PLAYERS
-def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, players):
+def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, players, workers):
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
+    fmt = "json" if as_json else "text"
     options = _options(opts)
-    program = _program(path, "json" if as_json else "text", variant, options)
-    options = _seated(program, options, players, "json" if as_json else "text")
+    program = _program(path, fmt, variant, options)
+    options = _seated(program, options, players, fmt)
+    _agents(agents, program, seed, options, players)  # a bad --agents fails here, once
+    job = Job(str(path), variant, options, players, max_steps, agents, _agents)
     wins: dict = {}
     errors = []
     start = time.perf_counter()
-    for s in range(seed, seed + games):
-        try:
-            game = Game(program, seed=s, options=options, players=players,
-                        agents=_agents(agents, program, s, options, players), steps=max_steps)
-            game.run()
-            key = game.winners[0].id if len(game.winners) == 1 else "tie"
-            wins[key] = wins.get(key, 0) + 1
-        except DiagnosticError as e:
-            if e.diagnostics and e.diagnostics[0].code == "OPTION":
-                _fail(e.diagnostics, "json" if as_json else "text", 2)
-            errors.append({"seed": s, "error": e.diagnostics[0].short()})
+    seeds = range(seed, seed + games)
+    with _progress(games, enabled=not as_json) as advance:
+        for out in outcomes(program, job, seeds, workers or default_workers()):
+            if out.code == "OPTION":
+                _fail([Diagnostic(str(path), 1, 1, "OPTION", out.error or "")], fmt, 2)
+            if out.code is not None:
+                errors.append({"seed": out.seed, "error": out.error})
+            else:
+                wins[out.winner] = wins.get(out.winner, 0) + 1
+            advance()
     elapsed = time.perf_counter() - start
     gps = games / elapsed if elapsed > 0 else 0.0
     result = {"ruleset": program.rs.id, "games": games, "finished": games - len(errors),

@@ -6,11 +6,14 @@ position reported is a real `path:line:col`.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
+from lark import __version__ as lark_version
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
@@ -130,6 +133,25 @@ def _parse(src: Source, text: str, start: str):
 _parser = None
 
 
+def _cache_file() -> str | bool:
+    """Where Lark keeps the parser tables it computes from the grammar: a
+    folder of the user's own (never a shared temporary folder: the file is
+    a pickle), named after the grammar's content by Lark itself. False (no
+    cache) when no such folder can be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "rulebook")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        st = os.stat(folder)
+        if st.st_uid != os.getuid() or st.st_mode & 0o022:
+            return False
+    except (OSError, AttributeError):
+        return False
+    # the grammar, the Lark version and how this module builds the parser
+    key = _GRAMMAR.read_bytes() + lark_version.encode() + _lark.__code__.co_code
+    return os.path.join(folder, f"grammar-{hashlib.sha256(key).hexdigest()[:16]}.lark")
+
+
 def _lark() -> Lark:
     global _parser
     if _parser is None:
@@ -140,7 +162,7 @@ def _lark() -> Lark:
             propagate_positions=True,
             maybe_placeholders=True,
             postlex=_Newlines(),
-            cache=False,
+            cache=_cache_file(),
         )
     return _parser
 
@@ -252,7 +274,26 @@ def _check_jumps(tree) -> None:
             hint="it may stand only inside 'for', 'while' or 'repeat'") for n in loose])
 
 
+# Parsed modules by source (path, text and place): a run that loads a
+# ruleset several times (each variant and overlay on top of the base)
+# parses each text once. A module is never changed after it is built.
+_PARSED: dict = {}
+_PARSED_MAX = 4096
+
+
 def parse(src: Source) -> A.Module:
+    key = (src.path, src.text, src.line0, src.col0, src.first_only)
+    hit = _PARSED.get(key)
+    if hit is not None:
+        return hit
+    module = _parse_module(src)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[key] = module
+    return module
+
+
+def _parse_module(src: Source) -> A.Module:
     try:
         tree = _parse(src, src.text + "\n", "start")
     except UnexpectedInput as err:

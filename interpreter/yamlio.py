@@ -132,12 +132,33 @@ def _reason(e: Exception) -> str:
 
 
 # ------------------------------------------------------------------ YAML
+# Loaded documents by (path, text), with the diagnostics their loading gave:
+# a run that loads a ruleset once per variant and overlay reads each file's
+# YAML once. The loader only reads a document, never changes it, so every
+# caller shares the one tree.
+_LOADED: dict = {}
+_LOADED_MAX = 1024
+
+
 def load_yaml(path: Path, diags: list[Diagnostic]):
     """Parse one YAML file round-trip (positions kept); None on error."""
     text = read_text(path, diags)
     if text is None:
         return None
-    path = str(path)
+    key = (str(path), text)
+    hit = _LOADED.get(key)
+    if hit is None:
+        found: list[Diagnostic] = []
+        hit = (_load_yaml_text(str(path), text, found), found)
+        if len(_LOADED) >= _LOADED_MAX:
+            _LOADED.clear()
+        _LOADED[key] = hit
+    doc, found = hit
+    diags.extend(found)
+    return doc
+
+
+def _load_yaml_text(path: str, text: str, diags: list[Diagnostic]):
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     try:

@@ -120,3 +120,27 @@ def test_a_save_remembers_the_player_count(tmp_path):
     assert json.loads(save.read_text())["players"] == 4
     again = json.loads(run("play", "--replay", str(save), "--json").output)
     assert again == first
+
+
+def test_simulate_gives_the_same_results_on_any_number_of_workers():
+    chicago = str(ROOT / "rules" / "chicago")
+    outs = []
+    for workers in ("1", "2", "3"):
+        r = run("simulate", chicago, "--players", "4", "--games", "12", "--seed", "5",
+                "--json", "--workers", workers)
+        assert r.exit_code == 0, r.output
+        out = json.loads(r.output)
+        out.pop("games_per_second")
+        outs.append(out)
+    assert outs[0] == outs[1] == outs[2] and sum(outs[0]["wins"].values()) == 12
+    # failing games are reported the same way, in seed order
+    failing = []
+    for workers in ("1", "2"):
+        r = run("simulate", chicago, "--games", "6", "--max-steps", "2000", "--json",
+                "--workers", workers)
+        assert r.exit_code == 1
+        out = json.loads(r.output)
+        out.pop("games_per_second")
+        failing.append(out)
+    assert failing[0] == failing[1] and failing[0]["errors"] == 6
+    assert [e["seed"] for e in failing[0]["first_errors"]] == [0, 1, 2, 3, 4]

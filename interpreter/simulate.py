@@ -1,0 +1,93 @@
+"""Many games, one per seed, in this process or spread over worker processes.
+
+Each game depends only on its seed, so the per-seed results are the same
+however the seeds are shared out; they are gathered back in seed order.
+Workers are forked from a process that has already compiled the program,
+so none of them loads the ruleset again (where fork is not available they
+load it once each)."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from .diagnostics import DiagnosticError
+
+
+@dataclass(frozen=True)
+class Outcome:
+    seed: int
+    winner: str | None = None  # a seat id, or "tie"
+    code: str | None = None  # the first diagnostic's code, when the game failed
+    error: str | None = None  # ... and its one-line text
+
+
+@dataclass
+class Job:
+    """What every worker needs to play a seed: picklable, so that a spawned
+    worker can rebuild the program from it."""
+    path: str
+    variant: str | None
+    options: dict
+    players: int | None
+    max_steps: int | None
+    agents: str
+    make_agents: Callable  # (program, seed, options, players) -> list of agents
+
+
+_STATE: dict = {}  # the worker's program and job (set before forking, or by _load)
+
+
+def play_seed(program, job: Job, seed: int) -> Outcome:
+    from .engine import Game
+    try:
+        game = Game(program, seed=seed, options=job.options, players=job.players,
+                    agents=job.make_agents(job.agents, program, seed, job.options, job.players),
+                    steps=job.max_steps)
+        game.run()
+    except DiagnosticError as e:
+        d = e.diagnostics[0] if e.diagnostics else None
+        return Outcome(seed, code=d.code if d else "RUNTIME", error=d.short() if d else str(e))
+    return Outcome(seed, winner=game.winners[0].id if len(game.winners) == 1 else "tie")
+
+
+def _load(job: Job) -> None:
+    from .engine import load_program
+    program, _ = load_program(job.path, variant=job.variant, options=job.options)
+    _STATE.update(program=program, job=job)
+
+
+def _run(seed: int) -> Outcome:
+    return play_seed(_STATE["program"], _STATE["job"], seed)
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not every platform has it
+        return os.cpu_count() or 1
+
+
+def outcomes(program, job: Job, seeds: range, workers: int) -> Iterator[Outcome]:
+    """Every seed's outcome, in seed order."""
+    workers = max(1, min(workers, len(seeds)))
+    if workers == 1:
+        for s in seeds:
+            yield play_seed(program, job, s)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods:
+        ctx = multiprocessing.get_context("fork")
+        _STATE.update(program=program, job=job)
+        pool = ctx.Pool(workers)
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        pool = ctx.Pool(workers, initializer=_load, initargs=(job,))
+    chunk = max(1, min(50, len(seeds) // (workers * 8)))
+    try:
+        yield from pool.imap(_run, seeds, chunksize=chunk)
+    finally:
+        pool.terminate()
+        pool.join()
+        _STATE.clear()
