@@ -16,6 +16,7 @@ from . import ast as A
 from .builtins import RULES_FILE, RuleError, kind_of, namespace
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
+from .diskcache import compiled_code
 from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, load_ruleset
 from .decisions import Decisions
@@ -54,7 +55,7 @@ class Program:
         ns = namespace()  # helpers only: no Python builtins reach generated code
         ns["NOMATCH"] = NOMATCH
         try:
-            code = compile(compiled.source, RULES_FILE, "exec")
+            code = compiled_code(compiled.source, RULES_FILE)
         except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as e:
             # the checker keeps nesting below Python's own limits; this is the net
             span = self.span_of(getattr(e, "lineno", 0) or 0)

@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticError
+from .diskcache import cached, folder as cache_folder
 from .limits import MAX_NESTING, MAX_NUMBER
 
 _GRAMMAR = Path(__file__).with_name("rules.lark")
@@ -138,18 +139,12 @@ def _cache_file() -> str | bool:
     folder of the user's own (never a shared temporary folder: the file is
     a pickle), named after the grammar's content by Lark itself. False (no
     cache) when no such folder can be made."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "rulebook")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        st = os.stat(folder)
-        if st.st_uid != os.getuid() or st.st_mode & 0o022:
-            return False
-    except (OSError, AttributeError):
+    where = cache_folder()
+    if where is None:
         return False
     # the grammar, the Lark version and how this module builds the parser
     key = _GRAMMAR.read_bytes() + lark_version.encode() + _lark.__code__.co_code
-    return os.path.join(folder, f"grammar-{hashlib.sha256(key).hexdigest()[:16]}.lark")
+    return os.path.join(where, f"grammar-{hashlib.sha256(key).hexdigest()[:16]}.lark")
 
 
 def _lark() -> Lark:
@@ -286,7 +281,7 @@ def parse(src: Source) -> A.Module:
     hit = _PARSED.get(key)
     if hit is not None:
         return hit
-    module = _parse_module(src)
+    module = cached("rules", key, lambda: _parse_module(src))
     if len(_PARSED) >= _PARSED_MAX:
         _PARSED.clear()
     _PARSED[key] = module

@@ -28,6 +28,7 @@ from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
 from .diagnostics import Diagnostic
+from .diskcache import cached
 from .limits import (MAX_FILE_BYTES, MAX_NUMBER, MAX_PATH_CHARS, MAX_YAML_DEPTH,
                      MAX_YAML_NODES)
 
@@ -148,8 +149,10 @@ def load_yaml(path: Path, diags: list[Diagnostic]):
     key = (str(path), text)
     hit = _LOADED.get(key)
     if hit is None:
-        found: list[Diagnostic] = []
-        hit = (_load_yaml_text(str(path), text, found), found)
+        def read():
+            found: list[Diagnostic] = []
+            return _load_yaml_text(str(path), text, found), found
+        hit = cached("yaml", key, read)
         if len(_LOADED) >= _LOADED_MAX:
             _LOADED.clear()
         _LOADED[key] = hit

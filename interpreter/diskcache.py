@@ -1,0 +1,128 @@
+"""What reading a rule file costs, kept on disk between runs.
+
+Parsing YAML and rule text is most of the time `validate` and `play` take
+before the first move. The results are kept in the user's own cache folder
+(`$XDG_CACHE_HOME/rulebook`, else `~/.cache/rulebook`, made private to the
+user), one file per result, named by a hash of the file's path and content
+and of the code that reads it: a changed file, or a new version of the
+reader, simply misses. Only this module writes there, and it writes only
+objects it built itself (documents and syntax trees), so loading them back
+runs nothing from a rule file. Set RULEBOOK_NO_CACHE=1 to read everything
+afresh. A cache that cannot be read or written is ignored."""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Callable
+
+_HERE = Path(__file__).resolve().parent
+_READERS = ("parser.py", "ast.py", "rules.lark", "yamlio.py", "limits.py", "diagnostics.py",
+            "diskcache.py")
+_folder: Path | None | bool = None  # False: no usable cache this run
+_version: bytes | None = None
+
+
+def folder() -> Path | None:
+    """The cache folder, made if need be; None when there is none to use."""
+    global _folder
+    if _folder is None:
+        _folder = False
+        if os.environ.get("RULEBOOK_NO_CACHE"):
+            return None
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        path = Path(base) / "rulebook"
+        try:
+            path.mkdir(mode=0o700, parents=True, exist_ok=True)
+            st = path.stat()
+            if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+                return None  # somebody else's, or open to others: do not trust it
+            _folder = path
+        except OSError:
+            return None
+    return _folder or None
+
+
+def _code_version() -> bytes:
+    global _version
+    if _version is None:
+        h = hashlib.sha256()
+        for name in _READERS:
+            try:
+                h.update((_HERE / name).read_bytes())
+            except OSError:
+                h.update(name.encode())
+        try:
+            import lark
+            import ruamel.yaml
+            h.update(f"{lark.__version__} {ruamel.yaml.__version__}".encode())
+        except Exception:  # a library without a version: the code hash still holds
+            pass
+        _version = h.digest()
+    return _version
+
+
+def cached(kind: str, parts: tuple, compute: Callable):
+    """compute(), or what an earlier run computed for the same kind and
+    parts (strings and numbers: a path, a text, offsets)."""
+    where = folder()
+    if where is None:
+        return compute()
+    h = hashlib.sha256(_code_version())
+    for p in (kind, *parts):
+        b = str(p).encode("utf-8", "surrogatepass")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    path = where / f"{kind}-{h.hexdigest()[:40]}.pickle"
+    try:
+        with open(path, "rb") as f:
+            return pickle.load(f)
+    except Exception:  # missing, half-written or from an older reader: read afresh
+        pass
+    value = compute()
+    try:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an unpicklable value: just do not keep it
+        return value
+    _write(path, data)
+    return value
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write whole or not at all (a reader never sees half a file); a full
+    disk or a read-only folder only means no cache."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def compiled_code(source: str, filename: str):
+    """compile(source, filename, "exec"), or the code object an earlier run
+    compiled from the same generated source (kept like Python's own
+    __pycache__, in the private folder, for this Python version only)."""
+    import marshal
+    import sys
+    where = folder()
+    if where is None:
+        return compile(source, filename, "exec")
+    h = hashlib.sha256(f"{sys.version}\0{filename}\0".encode())
+    h.update(source.encode("utf-8", "surrogatepass"))
+    path = where / f"code-{h.hexdigest()[:40]}.marshal"
+    try:
+        return marshal.loads(path.read_bytes())
+    except Exception:  # missing or unreadable: compile afresh
+        pass
+    code = compile(source, filename, "exec")
+    _write(path, marshal.dumps(code))
+    return code

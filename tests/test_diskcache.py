@@ -1,0 +1,52 @@
+"""The on-disk cache of parsed files: a second run reads what the first
+wrote and gets the same results; a damaged entry, or a folder others may
+write to, is never trusted."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RACE = ROOT / "rules" / "tutorial_race"
+
+
+def play(cache: Path, *extra_env):
+    """One game in a fresh process whose cache folder is under `cache`."""
+    env = {k: v for k, v in os.environ.items() if k != "RULEBOOK_NO_CACHE"}
+    env.update(XDG_CACHE_HOME=str(cache), **dict(extra_env))
+    r = subprocess.run([sys.executable, "-m", "interpreter", "play", str(RACE), "--seed", "3",
+                        "--json", "--quiet"], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def entries(cache: Path):
+    folder = cache / "rulebook"
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def test_a_second_run_reads_the_cache_and_plays_the_same(tmp_path):
+    first = play(tmp_path)
+    kept = entries(tmp_path)
+    assert any(n.startswith("yaml-") for n in kept) and any(n.startswith("rules-") for n in kept)
+    assert any(n.startswith("code-") for n in kept) and any(n.startswith("grammar-") for n in kept)
+    assert oct((tmp_path / "rulebook").stat().st_mode & 0o777) == "0o700"
+    assert play(tmp_path) == first
+    assert entries(tmp_path) == kept  # nothing new: every file was read from the cache
+
+
+def test_damaged_entries_are_read_afresh(tmp_path):
+    first = play(tmp_path)
+    for p in (tmp_path / "rulebook").iterdir():
+        p.write_bytes(b"not a pickle")
+    assert play(tmp_path) == first
+
+
+def test_a_folder_others_may_write_to_is_not_used(tmp_path):
+    folder = tmp_path / "rulebook"
+    folder.mkdir(mode=0o777)
+    folder.chmod(0o777)
+    first = play(tmp_path)
+    assert entries(tmp_path) == []
+    assert play(tmp_path, ("RULEBOOK_NO_CACHE", "1")) == first
