@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Callable
 
 _HERE = Path(__file__).resolve().parent
-_READERS = ("parser.py", "ast.py", "rules.lark", "yamlio.py", "limits.py", "diagnostics.py",
-            "diskcache.py")
 _folder: Path | None | bool = None  # False: no usable cache this run
 _version: bytes | None = None
 
@@ -49,11 +47,15 @@ def _code_version() -> bytes:
     global _version
     if _version is None:
         h = hashlib.sha256()
-        for name in _READERS:
+        # every file of the engine and its schemas: any change to the code
+        # that reads, checks or compiles rules starts the cache afresh
+        files = sorted(_HERE.glob("*.py")) + sorted(_HERE.glob("*.lark")) + \
+            sorted((_HERE.parent / "schemas").glob("*.json"))
+        for p in files:
             try:
-                h.update((_HERE / name).read_bytes())
+                h.update(p.name.encode() + b"\0" + p.read_bytes())
             except OSError:
-                h.update(name.encode())
+                h.update(p.name.encode())
         try:
             import lark
             import ruamel.yaml

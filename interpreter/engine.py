@@ -16,7 +16,7 @@ from . import ast as A
 from .builtins import RULES_FILE, RuleError, kind_of, namespace
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
-from .diskcache import compiled_code
+from .diskcache import cached, compiled_code
 from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, load_ruleset
 from .decisions import Decisions
@@ -170,7 +170,12 @@ def load_program(path, extra=None, variant=None,
     rs, diags = load_ruleset(Path(path), variant, options)
     if any(d.severity == "error" for d in diags):
         return None, diags
-    compiled, cdiags = compile_ruleset(rs, extra)
+    if extra is None and rs.stamp is not None:  # the same files compile the same way
+        key = (str(Path(path)), variant, tuple(sorted((str(k), str(v)) for k, v in
+                                                     (options or {}).items())), rs.stamp)
+        compiled, cdiags = cached("compiled", key, lambda: compile_ruleset(rs, None))
+    else:
+        compiled, cdiags = compile_ruleset(rs, extra)
     diags = diags + cdiags
     if compiled is None or any(d.severity == "error" for d in diags):
         return None, diags

@@ -68,6 +68,7 @@ class ZoneDef:
 @dataclass
 class Ruleset:
     path: Path
+    stamp: bytes | None = None  # digest of every file it was read from (None: unknown)
     id: str = ""
     name: str = ""
     seats: list = field(default_factory=list)  # [(id, name)]
@@ -760,6 +761,7 @@ def load_ruleset(folder, variant=None, options=None) -> tuple[Ruleset, list[Diag
         return hit[1], list(hit[2])
     loader = _Loader(folder)
     rs = loader.run(variant, options)
+    rs.stamp = stamp
     if stamp is not None:
         _LOADED[key] = (stamp, rs, list(loader.diags))
         while len(_LOADED) > _KEEP:

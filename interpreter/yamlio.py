@@ -155,9 +155,12 @@ def load_yaml(path: Path, diags: list[Diagnostic]):
         hit = cached("yaml", key, read)
         if len(_LOADED) >= _LOADED_MAX:
             _LOADED.clear()
+            _TEXT.clear()
         _LOADED[key] = hit
     doc, found = hit
     diags.extend(found)
+    if doc is not None:
+        _TEXT[id(doc)] = (doc, text)
     return doc
 
 
@@ -452,7 +455,29 @@ def plain(node):
     return node
 
 
+# Checked documents: a document load_yaml shares is checked against a
+# schema once per run, however many layers load it.
+_CHECKED: dict = {}
+_TEXT: dict = {}  # id of a shared document -> (document, the text it was read from)
+
+
 def schema_diagnostics(path: str, doc, schema_name: str) -> list[Diagnostic]:
+    hit = _CHECKED.get((path, schema_name))
+    if hit is not None and hit[0] is doc:
+        return list(hit[1])
+    src = _TEXT.get(id(doc))
+    if src is not None and src[0] is doc:  # known text: the check is kept on disk too
+        found = cached("schema", (path, schema_name, src[1]),
+                       lambda: _schema_diagnostics(path, doc, schema_name))
+    else:
+        found = _schema_diagnostics(path, doc, schema_name)
+    if len(_CHECKED) >= _LOADED_MAX:
+        _CHECKED.clear()
+    _CHECKED[(path, schema_name)] = (doc, found)
+    return list(found)
+
+
+def _schema_diagnostics(path: str, doc, schema_name: str) -> list[Diagnostic]:
     out = []
     try:  # load_yaml bounds depth and size, so this is only a net
         data = plain(doc)
