@@ -21,6 +21,10 @@ from typing import Callable
 _HERE = Path(__file__).resolve().parent
 _folder: Path | None | bool = None  # False: no usable cache this run
 _version: bytes | None = None
+# beyond either bound the oldest entries go, so the folder cannot grow forever
+MAX_ENTRIES = 20_000
+MAX_BYTES = 256 * 2**20
+_pruned = False
 
 
 def folder() -> Path | None:
@@ -95,6 +99,10 @@ def cached(kind: str, parts: tuple, compute: Callable):
 def _write(path: Path, data: bytes) -> None:
     """Write whole or not at all (a reader never sees half a file); a full
     disk or a read-only folder only means no cache."""
+    global _pruned
+    if not _pruned:  # once a run, before its first new entry
+        _pruned = True
+        prune(path.parent, MAX_ENTRIES, MAX_BYTES)
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
@@ -128,3 +136,27 @@ def compiled_code(source: str, filename: str):
     code = compile(source, filename, "exec")
     _write(path, marshal.dumps(code))
     return code
+
+
+def prune(where: Path, keep: int, most_bytes: int) -> None:
+    """Past `keep` entries or `most_bytes` in all, remove the least recently
+    written down to three quarters of both (entries of edited files and of
+    older engines linger otherwise)."""
+    try:
+        entries = []
+        for p in where.iterdir():
+            st = p.stat()
+            entries.append((st.st_mtime, st.st_size, p))
+        total = sum(size for _, size, _ in entries)
+        if len(entries) <= keep and total <= most_bytes:
+            return
+        entries.sort(key=lambda e: e[0])
+        count = len(entries)
+        for _, size, p in entries:
+            if count <= keep * 3 // 4 and total <= most_bytes * 3 // 4:
+                break
+            p.unlink()
+            count -= 1
+            total -= size
+    except OSError:  # another run pruning at the same time, say
+        pass

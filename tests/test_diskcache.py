@@ -50,3 +50,19 @@ def test_a_folder_others_may_write_to_is_not_used(tmp_path):
     first = play(tmp_path)
     assert entries(tmp_path) == []
     assert play(tmp_path, ("RULEBOOK_NO_CACHE", "1")) == first
+
+
+def test_the_folder_is_pruned_to_the_newest_entries(tmp_path):
+    from interpreter import diskcache
+    for i in range(40):
+        p = tmp_path / f"rules-{i:02d}.pickle"
+        p.write_bytes(b"x" * 10)
+        os.utime(p, (1000 + i, 1000 + i))
+    diskcache.prune(tmp_path, 20, 10**6)  # too many: down to 15, the newest
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"rules-{i:02d}.pickle"
+                                                           for i in range(25, 40)]
+    diskcache.prune(tmp_path, 20, 10**6)  # within the bounds: nothing more goes
+    assert len(list(tmp_path.iterdir())) == 15
+    diskcache.prune(tmp_path, 20, 100)  # too large (150 bytes): down to 75 bytes
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"rules-{i:02d}.pickle"
+                                                           for i in range(33, 40)]
