@@ -713,15 +713,15 @@ class Game(Decisions, GameLog):
         if n is None or n > have:
             n = have
         if self.logging and short:
-            self.say(f"{owner.id} has only {have} {piece} left in supply: "
-                     f"{'places ' + str(have) if have else 'places none'} at {loc.id}",
-                     short=True)
+            self.say_at(f"{owner.id} has only {have} {piece} left in supply: "
+                        f"{'places ' + str(have) if have else 'places none'} at {{0}}",
+                        loc, short=True)
         if n <= 0:
             return 0
         setattr(owner, a, have - n)
         getattr(loc, a).counts[owner.index] += n
         if self.logging and not short:
-            self.say(f"{owner.id} places {n} {piece} at {loc.id}")
+            self.say_at(f"{owner.id} places {n} {piece} at {{0}}", loc)
         return n
 
     def remove(self, piece, owner, loc, n):
@@ -737,7 +737,7 @@ class Game(Decisions, GameLog):
                 setattr(o, a, getattr(o, a) + k)
                 total += k
                 if self.logging:
-                    self.say(f"{k} {piece} of {o.id} leave {loc.id}")
+                    self.say_at(f"{k} {piece} of {o.id} leave {{0}}", loc)
         return total
 
     def transfer(self, piece, owner, src, dst, n):
@@ -749,7 +749,7 @@ class Game(Decisions, GameLog):
             a[owner.index] = have - k
             getattr(dst, attr).counts[owner.index] += k
             if self.logging:
-                self.say(f"{k} {piece} of {owner.id}: {src.id} -> {dst.id}")
+                self.say_at(f"{k} {piece} of {owner.id}: {{0}} -> {{1}}", src, dst)
         return k
 
     def give(self, piece, n, giver, taker):

@@ -66,6 +66,19 @@ class GameLog:
         if readers - seers:
             self.say(shown, sorted(readers - seers))
 
+    def say_at(self, template, *places, **extra):
+        """A line about pieces at places (spaces or components): a component
+        lying where some seat may not see it is 'a <kind>' to those seats.
+        `template` has {0}, {1}... for the places' names."""
+        hidden = [p for p in places if type(p) is Comp and viewers(p.zone) is not None]
+        text = template.format(*(p.id for p in places))
+        if not hidden:
+            self.say(text, **extra)
+            return
+        seers = set.intersection(*(set(knowers(c)) for c in hidden))
+        shown = template.format(*(f"a {p.kind}" if p in hidden else p.id for p in places))
+        self.say(text, sorted(seers), shown, **extra)
+
     _held = ()  # `choose each`: the answers' lines, kept until all have answered
 
     def hold_choices(self):
