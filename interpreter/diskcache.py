@@ -12,8 +12,10 @@ afresh. A cache that cannot be read or written is ignored."""
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import pickle
+import sys
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -73,6 +75,19 @@ def _code_version() -> bytes:
 def cached(kind: str, parts: tuple, compute: Callable):
     """compute(), or what an earlier run computed for the same kind and
     parts (strings and numbers: a path, a text, offsets)."""
+    return _kept(kind, parts, compute, "pickle",
+                 lambda v: pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL), pickle.loads)
+
+
+def compiled_code(source: str, filename: str):
+    """compile(source, filename, "exec"), or the code object an earlier run
+    compiled from the same generated source (kept like Python's own
+    __pycache__, in the private folder, for this Python version only)."""
+    return _kept("code", (sys.version, filename, source),
+                 lambda: compile(source, filename, "exec"), "marshal", marshal.dumps, marshal.loads)
+
+
+def _kept(kind, parts, compute, ext, dumps, loads):
     where = folder()
     if where is None:
         return compute()
@@ -81,16 +96,15 @@ def cached(kind: str, parts: tuple, compute: Callable):
         b = str(p).encode("utf-8", "surrogatepass")
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
-    path = where / f"{kind}-{h.hexdigest()[:40]}.pickle"
+    path = where / f"{kind}-{h.hexdigest()[:40]}.{ext}"
     try:
-        with open(path, "rb") as f:
-            return pickle.load(f)
-    except Exception:  # missing, half-written or from an older reader: read afresh
+        return loads(path.read_bytes())
+    except Exception:  # missing, half-written or from an older reader: work it out afresh
         pass
     value = compute()
     try:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # an unpicklable value: just do not keep it
+        data = dumps(value)
+    except Exception:  # a value that cannot be kept: just do not keep it
         return value
     _write(path, data)
     return value
@@ -115,27 +129,6 @@ def _write(path: Path, data: bytes) -> None:
                 os.unlink(tmp)
             except OSError:
                 pass
-
-
-def compiled_code(source: str, filename: str):
-    """compile(source, filename, "exec"), or the code object an earlier run
-    compiled from the same generated source (kept like Python's own
-    __pycache__, in the private folder, for this Python version only)."""
-    import marshal
-    import sys
-    where = folder()
-    if where is None:
-        return compile(source, filename, "exec")
-    h = hashlib.sha256(f"{sys.version}\0{filename}\0".encode())
-    h.update(source.encode("utf-8", "surrogatepass"))
-    path = where / f"code-{h.hexdigest()[:40]}.marshal"
-    try:
-        return marshal.loads(path.read_bytes())
-    except Exception:  # missing or unreadable: compile afresh
-        pass
-    code = compile(source, filename, "exec")
-    _write(path, marshal.dumps(code))
-    return code
 
 
 def prune(where: Path, keep: int, most_bytes: int) -> None:
