@@ -12,6 +12,7 @@ afresh. A cache that cannot be read or written is ignored."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import marshal
 import os
 import pickle
@@ -62,12 +63,16 @@ def _code_version() -> bytes:
                 h.update(p.name.encode() + b"\0" + p.read_bytes())
             except OSError:
                 h.update(p.name.encode())
-        try:
-            import lark
-            import ruamel.yaml
-            h.update(f"{lark.__version__} {ruamel.yaml.__version__}".encode())
-        except Exception:  # a library without a version: the code hash still holds
-            pass
+        # and the libraries whose objects the entries hold, by where and when
+        # they were installed (importing them to ask their versions would
+        # cost more than a warm run takes)
+        for lib in ("lark", "ruamel.yaml"):
+            try:
+                origin = importlib.util.find_spec(lib).origin
+                st = os.stat(origin)
+                h.update(f"{origin} {st.st_size} {st.st_mtime_ns}".encode())
+            except Exception:  # not findable: the code hash still holds
+                h.update(lib.encode())
         _version = h.digest()
     return _version
 

@@ -10,6 +10,7 @@ import random
 import re
 import sys
 import time
+from collections import OrderedDict
 from pathlib import Path
 
 from . import ast as A
@@ -18,7 +19,7 @@ from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
 from .diskcache import cached, compiled_code
 from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
-from .ruleset import Ruleset, load_ruleset
+from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .gamelog import GameLog
 from .yamlio import plain
@@ -166,23 +167,50 @@ def _data(v):
 def load_program(path, extra=None, variant=None,
                  options=None) -> tuple[Program | None, list[Diagnostic]]:
     """Load, check and compile a ruleset folder — with a variant and the
-    overlays its options select — plus extra (scenario) functions."""
-    rs, diags = load_ruleset(Path(path), variant, options)
-    if any(d.severity == "error" for d in diags):
-        return None, diags
-    if extra is None and rs.stamp is not None:  # the same files compile the same way
-        key = (str(Path(path)), variant, tuple(sorted((str(k), str(v)) for k, v in
-                                                     (options or {}).items())), rs.stamp)
-        compiled, cdiags = cached("compiled", key, lambda: compile_ruleset(rs, None))
+    overlays its options select — plus extra (scenario) functions.
+
+    Without extra, the checked ruleset and its compiled rules are kept as one
+    entry, in this run and on disk, against the content of every file the
+    loader may read: a run whose files have not changed since the last one
+    reads that entry and nothing else."""
+    stamp = fingerprint(Path(path)) if extra is None else None
+    if stamp is None:
+        rs, compiled, diags = _checked(path, extra, variant, options)
     else:
-        compiled, cdiags = compile_ruleset(rs, extra)
-    diags = diags + cdiags
-    if compiled is None or any(d.severity == "error" for d in diags):
+        key = (str(Path(path)), variant, tuple(sorted((str(k), str(v)) for k, v in
+                                                     (options or {}).items())), stamp)
+        hit = _PROGRAMS.get(key)
+        if hit is None:
+            hit = cached("program", key, lambda: _checked(path, None, variant, options))
+            _PROGRAMS[key] = hit
+            while len(_PROGRAMS) > _KEEP_PROGRAMS:
+                _PROGRAMS.popitem(last=False)
+        else:
+            _PROGRAMS.move_to_end(key)
+        rs, compiled, diags = hit
+        diags = list(diags)
+    if compiled is None:
         return None, diags
     try:
         return Program(rs, compiled, diags), diags
     except DiagnosticError as e:
         return None, diags + e.diagnostics
+
+
+_PROGRAMS: "OrderedDict[tuple, tuple]" = OrderedDict()  # key -> (Ruleset, Compiled, diags)
+_KEEP_PROGRAMS = 24
+
+
+def _checked(path, extra, variant, options):
+    """(ruleset, compiled rules or None when there are errors, diagnostics)."""
+    rs, diags = load_ruleset(Path(path), variant, options)
+    if any(d.severity == "error" for d in diags):
+        return rs, None, diags
+    compiled, cdiags = compile_ruleset(rs, extra)
+    diags = diags + cdiags
+    if compiled is None or any(d.severity == "error" for d in diags):
+        return rs, None, diags
+    return rs, compiled, diags
 
 
 def option_problems(rs: Ruleset, given: dict) -> list[Diagnostic]:
@@ -252,12 +280,20 @@ def with_players(rs: Ruleset, options: dict, players: int | None) -> dict:
 
 def validate_ruleset(path) -> list[Diagnostic]:
     """Check a ruleset, each of its variants, and each overlay a variant's
-    options can select (one at a time, on top of the variant's defaults)."""
+    options can select (one at a time, on top of the variant's defaults).
+    The findings are kept on disk against the content of the folder's files."""
+    stamp = fingerprint(Path(path))
+    if stamp is None:
+        return _validate(path)
+    return list(cached("validate", (str(Path(path)), stamp), lambda: _validate(path)))
+
+
+def _validate(path) -> list[Diagnostic]:
     program, diags = load_program(path)
     found = list(diags)
     if program is None:  # variants build on the base: mend it first
         return found
-    rs, _ = load_ruleset(Path(path))
+    rs = program.rs
     for variant in rs.variants:
         vrs, vdiags = load_ruleset(Path(path), variant)
         combos = [{}] + [{opt: value} for opt, table in vrs.overlay_map.items()

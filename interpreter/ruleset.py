@@ -769,6 +769,11 @@ def load_ruleset(folder, variant=None, options=None) -> tuple[Ruleset, list[Diag
     return rs, loader.diags
 
 
+def fingerprint(folder: Path) -> bytes | None:
+    """What load_ruleset keys a folder's results by (see _fingerprint)."""
+    return _fingerprint(Path(folder))
+
+
 _LOADED: "OrderedDict[tuple, tuple]" = OrderedDict()  # key -> (fingerprint, Ruleset, diags)
 _KEEP = 24
 

@@ -16,8 +16,6 @@ import stat
 from functools import lru_cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator, validators
-from referencing import Registry, Resource
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, CommentedSet
 from ruamel.yaml.constructor import DuplicateKeyError
@@ -406,8 +404,12 @@ def walk(doc, path):
     return parent, key, node
 
 
+# jsonschema is imported the first time a document is checked: a run that
+# finds everything in the disk cache never needs it (it costs ~0.1 s to load).
 @lru_cache(maxsize=None)
-def _registry() -> Registry:
+def _registry():
+    from referencing import Registry, Resource
+
     resources = []
     for f in SCHEMA_DIR.glob("*.schema.json"):
         schema = json.loads(f.read_text(encoding="utf-8"))
@@ -423,17 +425,22 @@ def _is_number(checker, v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, (bool, ScalarBoolean))
 
 
-# Draft 2020-12 counts 2.0 as an "integer"; rule data may not.
-_Validator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
-        {"integer": _is_integer, "number": _is_number}))
+@lru_cache(maxsize=None)
+def _validator_class():
+    # Draft 2020-12 counts 2.0 as an "integer"; rule data may not.
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
+            {"integer": _is_integer, "number": _is_number}))
 
 
 @lru_cache(maxsize=None)
-def validator(name: str) -> Draft202012Validator:
+def validator(name: str):
+    """The checker of schemas/<name>.schema.json (a jsonschema validator)."""
     schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return _Validator(schema, registry=_registry())
+    return _validator_class()(schema, registry=_registry())
 
 
 def plain(node):

@@ -66,3 +66,43 @@ def test_the_folder_is_pruned_to_the_newest_entries(tmp_path):
     diskcache.prune(tmp_path, 20, 100)  # too large (150 bytes): down to 75 bytes
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"rules-{i:02d}.pickle"
                                                            for i in range(33, 40)]
+
+
+def run_py(cache: Path, code: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "RULEBOOK_NO_CACHE"}
+    env.update(XDG_CACHE_HOME=str(cache))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+WARM = """
+import sys
+from interpreter.agents import RandomAgent
+from interpreter.engine import Game, load_program, validate_ruleset
+print(len(validate_ruleset({path!r})))
+program, diags = load_program({path!r})
+Game(program, seed=1, agents=[RandomAgent(1), RandomAgent(2)]).run()
+print(sorted({{m.split(".")[0] for m in sys.modules}} & {{"lark", "jsonschema", "referencing"}}),
+      "interpreter.grammar" in sys.modules)
+"""
+
+
+def test_a_warm_run_needs_neither_the_parser_nor_the_schema_checker(tmp_path):
+    code = WARM.format(path=str(RACE))
+    assert run_py(tmp_path, code).split("\n")[1] == "['jsonschema', 'lark', 'referencing'] True"
+    assert run_py(tmp_path, code).split("\n")[1] == "[] False"
+
+
+def test_a_changed_file_is_validated_afresh(tmp_path):
+    import shutil
+    rules = tmp_path / "race"
+    shutil.copytree(RACE, rules)
+    code = f"from interpreter.engine import validate_ruleset\n" \
+           f"print([d.code for d in validate_ruleset({str(rules)!r})])"
+    assert run_py(tmp_path, code).strip() == "[]"
+    assert run_py(tmp_path, code).strip() == "[]"  # from the cache
+    flow = next(rules.glob("*.rules"))
+    flow.write_text(flow.read_text() + "\nphase nowhere { let x = undefined_name }\n")
+    assert "REF-UNDEF" in run_py(tmp_path, code)
