@@ -16,7 +16,7 @@ import click
 
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
-from .engine import (Game, active_seats, load_program, option_problems, validate_ruleset,
+from .engine import (BACKENDS, Game, active_seats, load_program, option_problems, validate_ruleset,
                      with_players)
 from .simulate import Job, default_workers, outcomes
 from .yamlio import is_dir, is_file
@@ -119,7 +119,12 @@ PLAYERS = click.option("--players", type=click.IntRange(1, 100), default=None,
                        help="How many players (any count the game allows; default: the most).")
 
 
-def _program(path, fmt="text", variant=None, options=None):
+BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="fast", show_default=True,
+                       help="How the rules run: fast, or the plain reference compilation "
+                       "the fast one is tested against (the same games either way).")
+
+
+def _program(path, fmt="text", variant=None, options=None, backend="fast"):
     """The compiled ruleset, or exit: 1 with its problems, 2 for a variant or an
     option it does not have (checked here for every command)."""
     from .savegame import variant_problem
@@ -127,7 +132,7 @@ def _program(path, fmt="text", variant=None, options=None):
     problem = variant_problem(variant)
     if problem:
         _fail([Diagnostic(str(path), 1, 1, "OPTION", problem)], fmt)
-    program, diags = load_program(path, variant=variant, options=options)
+    program, diags = load_program(path, variant=variant, options=options, backend=backend)
     if program is None:
         errors = [d for d in diags if d.severity == "error"]
         _fail(errors, fmt, 2 if any(d.code == "OPTION" for d in errors) else None)
@@ -180,8 +185,9 @@ def _agents(spec, program, seed, options=None, players=None):
 @click.option("--view", "view", metavar="SEAT|public",
               help="Print the log as this seat (or an onlooker) may read it.")
 @PLAYERS
+@BACKEND
 def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant,
-         max_steps, view, players):
+         max_steps, view, players, backend):
     """Play one full game of the ruleset at PATH (with --replay, PATH may be left
     out: the saved game names its ruleset)."""
     fmt = "json" if as_json else "text"
@@ -222,7 +228,7 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
     problem = variant_problem(variant)
     if problem:
         _fail([Diagnostic(str(replay or path), 1, 1, "OPTION", problem)], fmt)
-    program = _program(path, fmt, variant, options)
+    program = _program(path, fmt, variant, options, backend)
     if saved is not None and saved.get("ruleset_id") not in (None, program.rs.id):
         _fail([Diagnostic(str(replay), 1, 1, "OPTION",
                           f"the game was saved from ruleset {saved['ruleset_id']!r}, "
@@ -389,14 +395,16 @@ class _progress:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Processes playing seeds in parallel (default: every core).")
 @PLAYERS
-def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, players, workers):
+@BACKEND
+def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, players, workers,
+             backend):
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
     fmt = "json" if as_json else "text"
     options = _options(opts)
-    program = _program(path, fmt, variant, options)
+    program = _program(path, fmt, variant, options, backend)
     options = _seated(program, options, players, fmt)
     _agents(agents, program, seed, options, players)  # a bad --agents fails here, once
-    job = Job(str(path), variant, options, players, max_steps, agents, _agents)
+    job = Job(str(path), variant, options, players, max_steps, agents, _agents, backend)
     wins: dict = {}
     errors = []
     start = time.perf_counter()

@@ -75,6 +75,10 @@ class Compiled:
     abilities: list  # (window, label, owner id|None, cond fn, body fn)
     decisions: dict  # decision name -> span of first use
     given: set = None  # piece kinds moved between sides by `give`
+    # fast back end: piece kind -> where rules ever add it ({"space", "comp"});
+    # None (reference): anywhere. Elsewhere its count stays 0 for the whole game.
+    stocked: dict = None
+    backend: str = "reference"
 
 
 def iter_code(code: str, t: str) -> str:
@@ -88,8 +92,13 @@ def iter_code(code: str, t: str) -> str:
 
 
 class Compiler:
-    def __init__(self, rs: Ruleset):
+    def __init__(self, rs: Ruleset, backend: str = "fast"):
         self.rs = rs
+        # "reference": every trigger, collect and window goes through the engine;
+        # "fast": those no handler or ability could hear are compiled away, and
+        # the rest ask first whether one is live (G.ev_<event>, G.wn_<window>:
+        # counts the engine keeps as components move in and out of live zones)
+        self.fast = backend == "fast"
         self.diags: list[Diagnostic] = []
         self.lines: list[str] = []
         self.spans: list = []
@@ -103,6 +112,7 @@ class Compiler:
         self.decisions: dict = {}
         self.duplicates: list = []
         self.given: set = set()
+        self.stocked: dict = {}
         self.chains: dict = {}  # (what, name) -> definitions, overridden ones first
         self.original = None  # (python name, node) that `original(...)` calls
         self.arranging = False  # compiling a scenario's `arrange`: supplies may be set
@@ -214,6 +224,11 @@ class Compiler:
                         self.handler_defs.append((c.id, it))
                     elif isinstance(it, A.Ability):
                         self.ability_defs.append((c.id, it))
+        self.heard = {(e[1] if isinstance(e, tuple) else e).event for e in self.handler_defs}
+        self.heard_instead = {(e[1] if isinstance(e, tuple) else e).event
+                              for e in self.handler_defs
+                              if (e[1] if isinstance(e, tuple) else e).instead}
+        self.opened = {(e[1] if isinstance(e, tuple) else e).window for e in self.ability_defs}
         if game is None:
             path = self.rs.where.get("game", (str(self.rs.path), 1, 1))[0]
             self.diags.append(Diagnostic(path, 1, 1, "REF-UNDEF",
@@ -255,7 +270,8 @@ class Compiler:
         self.check_events()
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
-                        self.given)
+                        self.given, self.stocked if self.fast else None,
+                        "fast" if self.fast else "reference")
 
     def versions(self, pyname, chain):
         """Emit every version of an overridden definition: the last one under
@@ -648,11 +664,51 @@ class Compiler:
                                               for i in b.fn_args)
             if b.keywords:
                 trusted = kw_trusted
+            indexed = self.indexed_first(n, scope) if self.fast and name == "first" else None
+            if indexed is not None:
+                return indexed, result
             # a lambda, or a `let` of one: known to be rule code, no need to check it
             tail = kw_codes + (["trusted=True"] if trusted else [])
             return f"B_{name}({', '.join(['G'] + codes + tail)})", result
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
         return "None", "any"
+
+    def indexed_first(self, n, scope):
+        """Fast back end: `first(components("K"), x => x.A == E)`, A a fixed
+        attribute of kind K (or its id) and E a pure expression without x,
+        is a lookup in an index of K by A, built once per game. It pays the
+        steps the scan would (components() and first() walk every K)."""
+        if len(n.args) != 2 or not isinstance(n.args[1], A.Lambda):
+            return None
+        src, lam = n.args
+        if not (isinstance(src, A.Call) and isinstance(src.func, A.Name) and
+                src.func.id == "components" and scope.lookup("components") is None and
+                "components" not in self.funcs and len(src.args) == 1 and
+                isinstance(src.args[0], A.Str) and len(src.args[0].parts) == 1 and
+                isinstance(src.args[0].parts[0], str)):
+            return None
+        kind = src.args[0].parts[0]
+        kd = self.rs.kinds.get(kind)
+        body = lam.body
+        if kd is None or not isinstance(body, A.Compare) or body.op != "==":
+            return None
+        for field_side, other in ((body.left, body.right), (body.right, body.left)):
+            if not (isinstance(field_side, A.Attr) and isinstance(field_side.obj, A.Name) and
+                    field_side.obj.id == lam.param):
+                continue
+            attr = field_side.name
+            fixed = attr == "id" or (attr in kd.attributes and attr not in kd.properties and
+                                     kd.attributes[attr].type in ("int", "str", "bool", "space",
+                                                                  "enum"))
+            uses_x = any(isinstance(m, A.Name) and m.id == lam.param for m in _walk(other))
+            if not fixed or uses_x or not _pure(other):
+                continue
+            count = sum(1 for c in self.rs.components if c.kind == kind)
+            if count == 0:
+                return None
+            code, _ = self.expr(other, scope)
+            return f"(spend(G, {2 * count + 1}) or G.first_by({kind!r}, {attr!r}, {code}))"
+        return None
 
     def keyword_args(self, name, b, kwargs, scope):
         """`by: KEY` for the built-ins that take one: KEY is a function or a
@@ -719,6 +775,10 @@ class Compiler:
         if n.targets is not None:
             return f"G.collect_on({n.event!r}, {args}, {self.targets(n.targets, scope)})", \
                 "list:any"
+        if self.fast and all(_pure(a) for a in n.args):
+            if n.event not in self.heard:
+                return "[]", "list:any"
+            return f"(G.collect({n.event!r}, {args}) if G.ev_{n.event} else [])", "list:any"
         return f"G.collect({n.event!r}, {args})", "list:any"
 
     def targets(self, node, scope):
@@ -1029,10 +1089,15 @@ class Compiler:
             self.err(s, "TYPE", "this expression does nothing on its own", severity="warning")
         self.emit(ind, code, s.span)
 
-    def location(self, node, scope, what):
+    def location(self, node, scope, what, adds=None):
+        """A location's code; `adds`: the piece kind placed there (see stocked)."""
         code, t = self.expr(node, scope)
         if not (t in ("space", "any") or t.startswith("comp")):
             self.err(node, "TYPE", f"{what} must be a space or a component, not {_tname(t)}")
+        if adds is not None:
+            self.stocked.setdefault(adds, set()).update(
+                ("space",) if t == "space" else ("comp",) if t.startswith("comp")
+                else ("space", "comp"))
         return code
 
     def piece(self, s):
@@ -1055,7 +1120,7 @@ class Compiler:
         self.piece(s)
         n = self.count(s.count, scope)
         o = self.side(s.owner, scope, "the owner of placed pieces")
-        loc = self.location(s.loc, scope, "where pieces are placed")
+        loc = self.location(s.loc, scope, "where pieces are placed", s.piece)
         self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n})", s.span)
 
     def s_Remove(self, s, scope, ind):
@@ -1072,7 +1137,7 @@ class Compiler:
         n = self.count(s.count, scope)
         o = self.side(s.owner, scope, "the owner of moved pieces")
         a = self.location(s.src, scope, "where pieces come from")
-        b = self.location(s.dst, scope, "where pieces go")
+        b = self.location(s.dst, scope, "where pieces go", s.piece)
         self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n})", s.span)
 
     def s_Move(self, s, scope, ind):
@@ -1268,12 +1333,26 @@ class Compiler:
         if s.targets is not None:
             on = self.fresh("on")
             self.emit(ind, f"{on} = G.owners({self.targets(s.targets, scope)})", s.span)
+        # fast: a trigger nobody could hear, with arguments that do nothing
+        # but compute, is skipped (as the reference would find no live handler)
+        quiet = self.fast and not on and all(_pure(a) for a in s.args)
         if s.default is not None:
             self.replaceable.add(s.event)
-            self.emit(ind, f"if not G.replace({s.event!r}, {args}{', ' + on if on else ''}):",
-                      s.span)
+            if quiet and s.event not in self.heard_instead:
+                self.emit(ind, "if True:", s.span)
+            elif quiet:
+                self.emit(ind, f"if not (G.ev_{s.event} and G.replace({s.event!r}, {args})):",
+                          s.span)
+            else:
+                self.emit(ind, f"if not G.replace({s.event!r}, {args}{', ' + on if on else ''}):",
+                          s.span)
             self.body(s.default, scope, ind + 1, s.span)
-        self.emit(ind, f"G.trigger({s.event!r}, {args}{', ' + on if on else ''})", s.span)
+        if quiet and s.event not in self.heard:
+            if s.default is None:
+                self.emit(ind, "pass", s.span)
+            return
+        guard = f"if G.ev_{s.event}: " if quiet else ""
+        self.emit(ind, f"{guard}G.trigger({s.event!r}, {args}{', ' + on if on else ''})", s.span)
 
     def s_Reveal(self, s, scope, ind):
         wc, wt = self.expr(s.what, scope)
@@ -1300,7 +1379,13 @@ class Compiler:
         self.decisions.setdefault(s.name, s.span)
         args = "(" + "".join(c + ", " for c in codes) + ")"
         if s.after is None:
-            self.emit(ind, f"G.window({s.name!r}, {args}, {who}, {s.round_robin})", s.span)
+            quiet = self.fast and all(_pure(a) for a in [*s.args, s.who])
+            if quiet and s.name not in self.opened:
+                self.emit(ind, "pass", s.span)  # no ability is ever offered here
+                return
+            guard = f"if G.wn_{s.name}: " if quiet else ""
+            self.emit(ind, f"{guard}G.window({s.name!r}, {args}, {who}, {s.round_robin})",
+                      s.span)
             return
         run = self.fresh("wr")
         self.emit(ind, f"{run} = G.window_run({s.name!r}, {args}, {who}, {s.round_robin})", s.span)
@@ -1327,6 +1412,17 @@ class Compiler:
 
     def s_EndGame(self, s, scope, ind):
         self.emit(ind, "G.end_game()", s.span)
+
+
+# Expressions that only compute, and at no cost in steps: names, fields,
+# literals and operators (a call may move, draw or ask, and every built-in
+# that walks a list pays steps for it, which the reference would count).
+_PURE_NODES = (A.Num, A.Str, A.Const, A.Name, A.Attr, A.Index, A.ListLit, A.BinOp, A.Compare,
+               A.BoolOp, A.Not, A.Neg, A.Ternary)
+
+
+def _pure(node) -> bool:
+    return all(isinstance(n, _PURE_NODES) for n in _walk(node))
 
 
 def _walk(node):
@@ -1356,9 +1452,10 @@ def _tname(t: str) -> str:
             "any": "any value"}.get(t, t)
 
 
-def compile_ruleset(rs: Ruleset, extra: list | None = None):
-    """Compile the ruleset's modules, plus `extra` top-level items (scenario code)."""
-    c = Compiler(rs)
+def compile_ruleset(rs: Ruleset, extra: list | None = None, backend: str = "fast"):
+    """Compile the ruleset's modules, plus `extra` top-level items (scenario
+    code), for a back end: "fast" or "reference" (see Compiler)."""
+    c = Compiler(rs, backend)
     modules = list(rs.modules)
     if extra:
         modules.append(A.Module(extra))

@@ -10,6 +10,7 @@ import random
 import re
 import sys
 import time
+from bisect import bisect_right, insort
 from collections import OrderedDict
 from pathlib import Path
 
@@ -23,8 +24,8 @@ from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .gamelog import GameLog
 from .yamlio import plain
-from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, Zone, display, py_name,
-                    to_table)
+from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, ZeroRow, Zone, display,
+                    py_name, to_table)
 
 NOMATCH = object()
 # built-in fields of sides, spaces and components (not stored under u_<name>)
@@ -78,6 +79,19 @@ class Program:
         self.abilities = {}
         for window, label, owner, cond, body, _ in compiled.abilities:
             self.abilities.setdefault(window, []).append((label, owner, ns[cond], ns[body]))
+        # per component with handlers or abilities, what it adds to while it
+        # lies in a live zone: a live count, and its handler's place in the
+        # event's order (None for an ability)
+        self.hooks = {}
+        for event, hs in self.handlers.items():
+            for pos, (owner, _, _) in enumerate(hs):
+                if owner is not None:
+                    self.hooks.setdefault(owner, []).append((f"ev_{event}", event, pos))
+        for window, abs_ in self.abilities.items():
+            for _, owner, _, _ in abs_:
+                if owner is not None:
+                    self.hooks.setdefault(owner, []).append((f"wn_{window}", None, None))
+        self.fast = compiled.backend == "fast"
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
         self.money = [(piece, py_name(piece), value) for piece, value in rs.money]
@@ -164,10 +178,15 @@ def _data(v):
     return to_table(plain(v))
 
 
-def load_program(path, extra=None, variant=None,
-                 options=None) -> tuple[Program | None, list[Diagnostic]]:
+BACKENDS = ("fast", "reference")
+
+
+def load_program(path, extra=None, variant=None, options=None,
+                 backend="fast") -> tuple[Program | None, list[Diagnostic]]:
     """Load, check and compile a ruleset folder — with a variant and the
-    overlays its options select — plus extra (scenario) functions.
+    overlays its options select — plus extra (scenario) functions, for a
+    back end (compiler.Compiler: "fast", or "reference", the plain one the
+    fast one is tested against: both play every game the same).
 
     Without extra, the checked ruleset and its compiled rules are kept as one
     entry, in this run and on disk, against the content of every file the
@@ -175,13 +194,13 @@ def load_program(path, extra=None, variant=None,
     reads that entry and nothing else."""
     stamp = fingerprint(Path(path)) if extra is None else None
     if stamp is None:
-        rs, compiled, diags = _checked(path, extra, variant, options)
+        rs, compiled, diags = _checked(path, extra, variant, options, backend)
     else:
         key = (str(Path(path)), variant, tuple(sorted((str(k), str(v)) for k, v in
-                                                     (options or {}).items())), stamp)
+                                                     (options or {}).items())), stamp, backend)
         hit = _PROGRAMS.get(key)
         if hit is None:
-            hit = cached("program", key, lambda: _checked(path, None, variant, options))
+            hit = cached("program", key, lambda: _checked(path, None, variant, options, backend))
             _PROGRAMS[key] = hit
             while len(_PROGRAMS) > _KEEP_PROGRAMS:
                 _PROGRAMS.popitem(last=False)
@@ -201,12 +220,12 @@ _PROGRAMS: "OrderedDict[tuple, tuple]" = OrderedDict()  # key -> (Ruleset, Compi
 _KEEP_PROGRAMS = 24
 
 
-def _checked(path, extra, variant, options):
+def _checked(path, extra, variant, options, backend):
     """(ruleset, compiled rules or None when there are errors, diagnostics)."""
     rs, diags = load_ruleset(Path(path), variant, options)
     if any(d.severity == "error" for d in diags):
         return rs, None, diags
-    compiled, cdiags = compile_ruleset(rs, extra)
+    compiled, cdiags = compile_ruleset(rs, extra, backend)
     diags = diags + cdiags
     if compiled is None or any(d.severity == "error" for d in diags):
         return rs, None, diags
@@ -371,6 +390,19 @@ class Game(Decisions, GameLog):
             zone = Zone(name, None, z.type, z.visibility, z.live)
             setattr(self, f"z_{name}", zone)
             self.zones[name] = zone
+        # the fast back end gives a location a row of its own only for the
+        # piece kinds rules ever add there; elsewhere one shared row of zeros
+        stocked = program.compiled.stocked
+        if stocked is None:
+            space_pieces = comp_pieces = tpl.pieces
+            space_zero = comp_zero = ()
+        else:
+            space_pieces = [(p, a) for p, a in tpl.pieces if "space" in stocked.get(p, ())]
+            comp_pieces = [(p, a) for p, a in tpl.pieces if "comp" in stocked.get(p, ())]
+            space_zero = [(a, ZeroRow(p, nsides)) for p, a in tpl.pieces
+                          if "space" not in stocked.get(p, ())]
+            comp_zero = [(a, ZeroRow(p, nsides)) for p, a in tpl.pieces
+                         if "comp" not in stocked.get(p, ())]
         self.spaces = [Space(sid, i) for i, sid in enumerate(tpl.space_ids)]
         self.spaces_by_id = by_id = {sp.id: sp for sp in self.spaces}
         for sp, (values, refs) in zip(self.spaces, tpl.space_attrs):
@@ -379,8 +411,10 @@ class Game(Decisions, GameLog):
                 setattr(sp, py, by_id[v] if kind == "space" else FrozenList(by_id[x] for x in v))
             for py, name, z in tpl.space_zones:
                 setattr(sp, py, Zone(name, sp, z.type, z.visibility, z.live))
-            for piece, attr in tpl.pieces:
+            for piece, attr in space_pieces:
                 setattr(sp, attr, PieceRow(piece, sp, nsides))
+            for attr, row in space_zero:
+                setattr(sp, attr, row)
         self.tracks = {}
         for name, (ids, loop) in rs.tracks.items():
             spaces = [by_id[x] for x in ids]
@@ -399,8 +433,10 @@ class Game(Decisions, GameLog):
             c.__dict__.update(values)
             for py, rkind, v in refs:
                 setattr(c, py, by_id[v] if rkind == "space" else FrozenList(by_id[x] for x in v))
-            for piece, attr in tpl.pieces:
+            for piece, attr in comp_pieces:
                 setattr(c, attr, PieceRow(piece, c, nsides))
+            for attr, row in comp_zero:
+                setattr(c, attr, row)
             self.comps.append(c)
             self.comps_by_id[cid] = c
             self.comps_by_kind.setdefault(kind, []).append(c)
@@ -414,6 +450,22 @@ class Game(Decisions, GameLog):
         self.abilities = {w: [(label, self.comps_by_id[o] if o else None, cond, body)
                               for label, o, cond, body in abs_]
                           for w, abs_ in program.abilities.items()}
+        # how many handlers of each event, and abilities of each window, are
+        # live (the fast back end asks before it triggers, collects or opens)
+        for event, hs in self.handlers.items():
+            setattr(self, f"ev_{event}", sum(1 for o, _, _ in hs if _runs(o, None)))
+        for window, abs_ in self.abilities.items():
+            setattr(self, f"wn_{window}", sum(1 for _, o, _, _ in abs_ if _runs(o, None)))
+        for cid, counts in program.hooks.items():
+            self.comps_by_id[cid]._hooks = counts
+        self._firsts = {}  # (kind, attribute) -> {value: first component} (first_by)
+        if program.fast:
+            # the places of the live handlers of each event, in order: the fast
+            # back end calls those and never looks at the others
+            self.live_at = {ev: [i for i, (o, _, _) in enumerate(hs) if _runs(o, None)]
+                            for ev, hs in self.handlers.items()}
+            self.trigger, self.collect, self.replace = \
+                self._trigger_live, self._collect_live, self._replace_live
         self.agents = list(agents) if agents else []
         self.decisions = 0
         # the step budget (limits.py; game.yaml limits.steps; --max-steps), handed
@@ -707,6 +759,72 @@ class Game(Decisions, GameLog):
                 out.append(v)
         return out
 
+    # The fast back end's trigger, replace and collect: the same handlers in
+    # the same order, found through the live places instead of by testing
+    # each. Places are looked up afresh after every handler, as the reference
+    # tests each handler's liveness when it comes to it.
+    def _live_handlers(self, event):
+        hs, live = self.handlers.get(event, ()), self.live_at.get(event, ())
+        pos = -1
+        while True:
+            j = bisect_right(live, pos)
+            if j >= len(live):
+                return
+            pos = live[j]
+            yield hs[pos]
+
+    def _trigger_live(self, event, args, on=None):
+        if on is not None:
+            return Game.trigger(self, event, args, on)
+        for owner, instead, fn in self._live_handlers(event):
+            if not instead:
+                fn(self, owner, *args)
+
+    def _replace_live(self, event, args, on=None):
+        if on is not None:
+            return Game.replace(self, event, args, on)
+        for owner, instead, fn in self._live_handlers(event):
+            if instead and fn(self, owner, *args) is not NOMATCH:
+                return True
+        return False
+
+    def _collect_live(self, event, args, on=None):
+        if on is not None:
+            return Game.collect(self, event, args, on)
+        out = []
+        for owner, instead, fn in self._live_handlers(event):
+            if not instead:
+                v = fn(self, owner, *args)
+                if v is not None and v is not NOMATCH:
+                    out.append(v)
+        return out
+
+    def first_by(self, kind, attr, value):
+        """The first component of `kind` whose fixed `attr` equals value (the
+        fast back end's `first(components(kind), x => x.attr == value)`)."""
+        index = self._firsts.get((kind, attr))
+        if index is None:
+            py = attr if attr == "id" else py_name(attr)
+            index = self._firsts[(kind, attr)] = {}
+            for c in self.comps_by_kind.get(kind, ()):
+                index.setdefault(getattr(c, py), c)
+        try:
+            return index.get(value)
+        except TypeError:  # a list, say: equal to no attribute value
+            return None
+
+    def _relive(self, c, live):
+        """Component c moves into a live zone (live) or out of one."""
+        step = 1 if live else -1
+        for count, event, pos in c._hooks:
+            setattr(self, count, getattr(self, count) + step)
+            if event is not None and self.program.fast:
+                places = self.live_at[event]
+                if live:
+                    insort(places, pos)
+                else:
+                    places.remove(pos)
+
     def collect_on(self, event, args, targets):
         return self.collect(event, args, self.owners(targets))
 
@@ -728,6 +846,8 @@ class Game(Decisions, GameLog):
         for c in items:
             z = c.zone
             c._seen = None  # what a reveal showed was where it lay
+            if c._hooks and (z is not None and z.live) != dest.live:
+                self._relive(c, dest.live)
             if z is not None:
                 z.items.remove(c)
             if top:

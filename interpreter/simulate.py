@@ -34,6 +34,7 @@ class Job:
     max_steps: int | None
     agents: str
     make_agents: Callable  # (program, seed, options, players) -> list of agents
+    backend: str = "fast"
 
 
 _STATE: dict = {}  # the worker's program and job (set before forking, or by _load)
@@ -54,7 +55,8 @@ def play_seed(program, job: Job, seed: int) -> Outcome:
 
 def _load(job: Job) -> None:
     from .engine import load_program
-    program, _ = load_program(job.path, variant=job.variant, options=job.options)
+    program, _ = load_program(job.path, variant=job.variant, options=job.options,
+                              backend=job.backend)
     _STATE.update(program=program, job=job)
 
 

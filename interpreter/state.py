@@ -121,6 +121,8 @@ class Space(Entity):
 class Comp(Entity):
     """A component: card, token, tile, die. Attributes are fixed; properties change."""
 
+    _hooks = ()  # the game's live counts it adds to in a live zone (engine.Program.hooks)
+
     def __init__(self, id, kind, index):
         self.id = id
         self.kind = kind
@@ -197,6 +199,20 @@ class PieceRow:
 
     def __repr__(self):
         return f"<{self.piece} at {self.location.id}: {self.counts}>"
+
+
+class ZeroRow(PieceRow):
+    """No pieces of a kind, at every location the rules never add it to (one
+    row shared by all of them: place and transfer never reach it)."""
+
+    __slots__ = ()
+
+    def __init__(self, piece, nsides):
+        super().__init__(piece, None, nsides)
+        self.counts = (0,) * nsides  # a tuple: any write would fail loudly
+
+    def __repr__(self):
+        return f"<no {self.piece}>"
 
 
 def display(value) -> str:

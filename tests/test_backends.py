@@ -1,0 +1,60 @@
+"""The fast back end plays every game exactly as the reference one: the same
+log, byte for byte, the same decisions, winners, scores and steps, over
+seeds of every shipped ruleset, variant and option set (a sample here;
+`tools/bench RULESET --compare N` runs as many seeds as you like)."""
+from pathlib import Path
+
+import pytest
+
+from interpreter.difftest import compare
+
+RULES = Path(__file__).resolve().parent.parent / "rules"
+
+# (ruleset, variant, options, players, seeds)
+CONFIGS = [
+    ("tutorial_race", None, {}, None, 200),
+    ("tutorial_race", None, {"laps": "3"}, None, 100),
+    ("smile_and_gun", None, {}, None, 300),  # Shadow and Infusion drawn by each seed
+    ("smile_and_gun", None, {"shadow": "the-badge", "infusion": "second-chance"}, None, 100),
+    ("smile_and_gun", "solo", {}, None, 100),
+    ("smile_and_gun", "solo", {"difficulty": "legendary", "scenario": "the-cask"}, None, 40),
+    ("chicago", None, {"bosses": "2"}, None, 100),
+    ("chicago", None, {"bosses": "4"}, None, 100),
+    ("moonshine_kingdom", None, {}, 3, 20),
+    ("moonshine_kingdom", None, {}, 4, 20),
+    ("moonshine_kingdom", "blood-oath", {"homes": "random"}, None, 15),
+    ("scarface_1920", None, {}, 2, 15),
+    ("scarface_1920", None, {"job_draft": "true", "customized_deck": "true"}, 4, 8),
+    ("scarface_1920", "solo", {}, None, 15),
+    ("scarface_1920", "solo", {"difficulty": "hard"}, 2, 8),
+]
+
+
+@pytest.mark.parametrize("ruleset,variant,options,players,seeds", CONFIGS,
+                         ids=[f"{r}-{v or 'base'}-{'-'.join(o.values()) or 'default'}-{p or 'most'}"
+                              for r, v, o, p, _ in CONFIGS])
+def test_fast_and_reference_back_ends_play_the_same_games(ruleset, variant, options, players,
+                                                         seeds):
+    found = compare(RULES / ruleset, range(seeds), variant, options, players)
+    assert not found, "\n".join(str(m) for m in found[:3])
+
+
+def test_the_comparison_sees_a_difference(tmp_path, monkeypatch):
+    """A fast back end that dropped a live trigger would be caught."""
+    from interpreter import compiler
+    real = compiler.Compiler.s_Trigger
+
+    def deaf(self, s, scope, ind):  # the fast back end forgets every trigger
+        if self.fast:
+            self.emit(ind, "pass", s.span)
+            return
+        real(self, s, scope, ind)
+    monkeypatch.setattr(compiler.Compiler, "s_Trigger", deaf)
+    monkeypatch.setenv("RULEBOOK_NO_CACHE", "1")
+    from interpreter import diskcache, engine
+    monkeypatch.setattr(diskcache, "_folder", False)
+    engine._PROGRAMS.clear()
+    found = compare(RULES / "smile_and_gun", range(5), None,
+                    {"shadow": "the-river", "infusion": "knockoff"})
+    engine._PROGRAMS.clear()
+    assert found and found[0].what.startswith(("log", "history"))
