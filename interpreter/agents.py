@@ -23,7 +23,9 @@ class RandomAgent:
         self.rng = random.Random(f"agent:{seed}")
 
     def pick(self, d):
-        return self.rng.randrange(len(d.labels))
+        n = len(d.labels)
+        # randrange(n) draws exactly this, through two more calls
+        return self.rng._randbelow(n) if n > 0 else self.rng.randrange(n)
 
     def pick_some(self, d):
         """A "choose some" decision: uniform over the selections (and the pass)."""

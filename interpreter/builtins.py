@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import FunctionType
 
 from .limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
-from .state import Comp, FrozenList, RuleError, Space, Zone, display
+from .state import Comp, FrozenList, RuleError, Side, Space, Zone, display
 
 RULES_FILE = "<rules>"  # the file name of generated code, in tracebacks
 
@@ -154,6 +154,13 @@ def it(x):
 
 
 def show(G, x):
+    """A value inside a text ("{x}"): display(x), the common kinds first."""
+    t = type(x)
+    if t is int:
+        return str(x)  # a number in range: short, never cut
+    if t is str or t is Side or t is Space or t is Comp:
+        text = x if t is str else x.id
+        return text if len(text) <= MAX_TEXT else display(text)
     if isinstance(x, list):
         spend(G, len(x))
     return display(x)

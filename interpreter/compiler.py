@@ -43,6 +43,7 @@ class Var:
     code: str
     type: str
     assignable: bool = True
+    param: tuple | None = None  # ("fn", function, i) or ("ev", event, i): a parameter
 
 
 @dataclass
@@ -92,8 +93,14 @@ def iter_code(code: str, t: str) -> str:
 
 
 class Compiler:
-    def __init__(self, rs: Ruleset, backend: str = "fast"):
+    def __init__(self, rs: Ruleset, backend: str = "fast", param_types: dict | None = None):
         self.rs = rs
+        # fast: the types of parameters and results inferred from every call,
+        # trigger and return (infer_params), keyed ("fn", function, i),
+        # ("ev", event, i) and ("ret", function); what each passes, for the next
+        self.param_types = param_types or {}
+        self.sites: dict = {}  # key -> [a type, or the key of what is passed on]
+        self.current_fn = None  # the function being compiled (for its returns)
         # "reference": every trigger, collect and window goes through the engine;
         # "fast": those no handler or ability could hear are compiled away, and
         # the rest ask first whether one is live (G.ev_<event>, G.wn_<window>:
@@ -163,7 +170,12 @@ class Compiler:
         rs = self.rs
         g = Scope()
         for name, init in rs.game_vars.items():
-            g.names[name] = Var(f"G.v_{name}", of_value(init))
+            t = of_value(init)
+            if t in ("any", "none"):  # declared without a value: typed by what it is given
+                key = ("var", name)
+                g.names[name] = Var(f"G.v_{name}", self.param_types.get(key, "any"), param=key)
+            else:
+                g.names[name] = Var(f"G.v_{name}", t)
         for sid, _ in rs.seats + rs.sides:
             self._clash(g, sid, ("side", sid))
             g.names[sid] = Var(f"G.n_{sid}", "side", False)
@@ -322,11 +334,38 @@ class Compiler:
     def function(self, pyname, params, body, node, scope, extra=()):
         self.check_params(node, params)
         args = ["G", *extra] + [f"l_{p}" for p in dict.fromkeys(params)]
-        for p in params:
-            scope.names[p] = Var(f"l_{p}", "any")
+        name = pyname[2:] if pyname.startswith("f_") and pyname[2:] in self.funcs else None
+        self.typed_params(scope, params, body, "fn", name)
         self.emit(0, f"def {pyname}({', '.join(args)}):", node.span)
         self.tick(1, node.span)
+        self.current_fn = name
         self.block(body, scope, 1)
+        self.current_fn = None
+
+    def typed_params(self, scope, params, body, what, name):
+        """Parameters as variables: typed as inferred (fast back end) unless
+        the body binds the name anew."""
+        rebound = _rebound(body) if self.fast and name is not None else set()
+        for i, p in enumerate(params):
+            if name is not None and p not in rebound and len(set(params)) == len(params):
+                key = (what, name, i)
+                scope.names[p] = Var(f"l_{p}", self.param_types.get(key, "any"), param=key)
+            else:
+                scope.names[p] = Var(f"l_{p}", "any")
+
+    def passed(self, key, node, t, scope):
+        """Fast back end: note what a call, trigger or return passes to `key`."""
+        if not self.fast:
+            return
+        src = t
+        if isinstance(node, A.Name):
+            v = scope.lookup(node.id)
+            if v is not None and v.param is not None:
+                src = v.param
+        elif isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+                node.func.id in self.funcs and scope.lookup(node.func.id) is None:
+            src = ("ret", node.func.id)
+        self.sites.setdefault(key, []).append(src)
 
     def card_scope(self, owner, params):
         """Scope of a handler or ability: its parameters, and `this` on a card."""
@@ -342,6 +381,7 @@ class Compiler:
         for order, entry in enumerate(self.handler_defs):
             owner, h = entry if isinstance(entry, tuple) else (None, entry)
             scope = self.card_scope(owner, h.params)
+            self.typed_params(scope, h.params, [h.cond, h.body], "ev", h.event)
             self.check_params(h, h.params)
             fn = f"h_{order}_{h.event}"
             args = ["G", "this"] + [f"l_{p}" for p in dict.fromkeys(h.params)]
@@ -637,7 +677,11 @@ class Compiler:
             if len(args) != len(fn.params):
                 self.err(n, "ARITY", f"{name}() takes {len(fn.params)} argument(s), "
                          f"got {len(args)}")
-            return f"f_{name}({', '.join(['G', *codes])})", "any"
+            for i, (a, t) in enumerate(zip([a for a in n.args if not isinstance(a, A.KeywordArg)],
+                                           types)):
+                self.passed(("fn", name, i), a, t, scope)
+            return f"f_{name}({', '.join(['G', *codes])})", self.param_types.get(("ret", name),
+                                                                                "any")
         if name in BUILTINS:
             b = BUILTINS[name]
             if len(args) < b.min_args or (b.max_args >= 0 and len(args) > b.max_args):
@@ -672,6 +716,47 @@ class Compiler:
             return f"B_{name}({', '.join(['G'] + codes + tail)})", result
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
         return "None", "any"
+
+    def infer_params(self, lists: bool = True) -> dict:
+        """The type of each parameter, result, event argument and game
+        variable declared without a value that is always a value of one kind
+        (a side, a space, a component, a list of one of those; a parameter
+        may also be a zone), from what every call, trigger, `return` and
+        assignment passes: what passes a parameter or a call on passes its
+        type. Functions with overrides keep untyped parameters and results,
+        and so does whatever something untyped reaches."""
+        single = {f for f in self.funcs if len(self.chains.get(("function", f), ())) == 1}
+
+        def eligible(key):
+            return key[0] in ("ev", "var") or key[1] in single
+
+        types = {key: None for key in self.sites if eligible(key)}  # None: not known yet
+
+        def source(src):
+            if isinstance(src, tuple):
+                return types.get(src, "any")
+            if src == "none":
+                return None  # a missing value: fails alike however it is typed
+            entity = src[5:] if lists and src.startswith("list:") else src
+            if entity in ("side", "space") or entity.startswith("comp") or src == "zone":
+                return src
+            return "any"
+
+        changed = True
+        while changed:
+            changed = False
+            for key in types:
+                if types[key] == "any":
+                    continue
+                seen = {source(src) for src in self.sites[key]}
+                seen.discard(None)
+                t = seen.pop() if len(seen) == 1 else "any" if seen else None
+                if t == "zone" and key[0] == "ret":
+                    t = "any"  # a result may be none, where a zone loop would differ
+                if t != types[key]:
+                    types[key] = t
+                    changed = True
+        return {k: t for k, t in types.items() if t not in (None, "any")}
 
     def indexed_first(self, n, scope):
         """Fast back end: `first(components("K"), x => x.A == E)`, A a fixed
@@ -769,7 +854,10 @@ class Compiler:
             self.expect(n.args[0], types[0], "int", "abs()'s argument")
 
     def e_Collect(self, n, scope):
-        codes = [self.expr(a, scope)[0] for a in n.args]
+        typed = [self.expr(a, scope) for a in n.args]
+        codes = [c for c, _ in typed]
+        for i, (a, (_, t)) in enumerate(zip(n.args, typed)):
+            self.passed(("ev", n.event, i), a, t, scope)
         self.use_event(n, n.event, len(codes))
         args = f"({''.join(c + ', ' for c in codes)})"
         if n.targets is not None:
@@ -930,6 +1018,8 @@ class Compiler:
                          f"another function (x => ...), not {_tname(vt)}")
                 return
             self.check_assign(s, v.type, vt)
+            if v.param is not None and v.param[0] == "var":
+                self.passed(v.param, s.value, vt if s.op == "=" else "int", scope)
             tcode = v.code
         elif isinstance(tgt, A.Attr):
             ocode, ot = self.expr(tgt.obj, scope)
@@ -1026,7 +1116,10 @@ class Compiler:
         if s.value is None:
             self.emit(ind, "return None", s.span)
         else:
-            self.emit(ind, f"return {self.expr(s.value, scope)[0]}", s.span)
+            code, t = self.expr(s.value, scope)
+            if self.current_fn is not None:
+                self.passed(("ret", self.current_fn), s.value, t, scope)
+            self.emit(ind, f"return {code}", s.span)
 
     def s_Break(self, s, scope, ind):
         self.emit(ind, "break", s.span)
@@ -1326,7 +1419,10 @@ class Compiler:
             self.events_used[event] = (arity, node.span)
 
     def s_Trigger(self, s, scope, ind):
-        codes = [self.expr(a, scope)[0] for a in s.args]
+        typed = [self.expr(a, scope) for a in s.args]
+        codes = [c for c, _ in typed]
+        for i, (a, (_, t)) in enumerate(zip(s.args, typed)):
+            self.passed(("ev", s.event, i), a, t, scope)
         self.use_event(s, s.event, len(codes))
         args = "(" + "".join(c + ", " for c in codes) + ")"
         on = ""
@@ -1425,6 +1521,28 @@ def _pure(node) -> bool:
     return all(isinstance(n, _PURE_NODES) for n in _walk(node))
 
 
+def _rebound(body) -> set:
+    """Names a function body binds anew (let, assignment, loops, options,
+    lambdas, comprehensions): a parameter among them keeps no inferred type."""
+    out = set()
+    for n in _walk(body):
+        if isinstance(n, A.Let):
+            out.add(n.name)
+        elif isinstance(n, A.Assign) and isinstance(n.target, A.Name):
+            out.add(n.target.id)
+        elif isinstance(n, (A.For, A.Comprehension)):
+            out.add(n.var)
+        elif isinstance(n, A.Lambda):
+            out.add(n.param)
+        elif isinstance(n, A.Option):
+            out.update(var for var, _ in n.fors)
+        elif isinstance(n, A.SomeOption):
+            out.update((n.picked, n.var))
+        elif isinstance(n, A.Choose) and n.each:
+            out.add(n.each)
+    return out
+
+
 def _walk(node):
     """Every AST node inside `node` (texts' inserted expressions included)."""
     stack = [node]
@@ -1460,7 +1578,33 @@ def compile_ruleset(rs: Ruleset, extra: list | None = None, backend: str = "fast
     if extra:
         modules.append(A.Module(extra))
     compiled = c.compile(modules)
-    return compiled, c.diags
+    diags = c.diags
+    if c.fast and compiled is not None and not any(d.severity == "error" for d in diags):
+        compiled = _typed(rs, modules, c, compiled)
+    return compiled, diags
+
+
+def _typed(rs, modules, first, compiled, passes=8):
+    """Fast back end: compile again with parameter types inferred from the
+    calls, until the calls agree with the types assumed (each pass may type
+    more). Code whose assumptions the last pass does not confirm is never
+    used: then the untyped code stands. A typed pass that the checker
+    rejects (a list that joins spaces and components, say, is legal only
+    untyped) is tried again with lists untyped, then given up. The
+    diagnostics are always the untyped pass's, the same as the reference
+    back end's."""
+    for lists in (True, False):
+        assumed, c, result = {}, first, compiled
+        for _ in range(passes):
+            inferred = c.infer_params(lists)
+            if inferred == assumed:
+                return result
+            c = Compiler(rs, "fast", inferred)
+            result = c.compile(modules)
+            if result is None or any(d.severity == "error" for d in c.diags):
+                break
+            assumed = inferred
+    return compiled
 
 
 __all__ = ["compile_ruleset", "Compiled", "RESERVED_ATTRS"]

@@ -50,7 +50,7 @@ class Decisions:
             if self.hooks is not None:
                 self.hooks(self, "asked", (player.id, name, [], None))
             return None
-        if n > 1:
+        if n > 1 and len(set(labels)) < n:  # options that read alike are one option
             seen = {}
             for i, lab in enumerate(labels):
                 if lab not in seen:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from . import ast as A
-from .builtins import RULES_FILE, RuleError, kind_of, namespace
+from .builtins import RULES_FILE, RuleError, items, kind_of, namespace
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
 from .diskcache import cached, compiled_code
@@ -634,8 +634,8 @@ class Game(Decisions, GameLog):
         if t is Zone:
             if name == "size":
                 return len(x.items)
-            if name == "items":
-                return list(x.items)
+            if name == "items":  # paid for like a zone known to be one (builtins.items)
+                return items(self, x)
             return getattr(x, name)
         if t is PieceRow:
             return sum(x.counts)
@@ -1019,7 +1019,10 @@ class Game(Decisions, GameLog):
                     rig.told = True
                     if self.logging:
                         self.say("rig exhausted; seeded dice from here")
-                d.u_value = rng.randint(1, d.u_sides)
+                sides = d.u_sides
+                # randint(1, sides) draws exactly this, through two more calls
+                d.u_value = 1 + rng._randbelow(sides) if type(sides) is int and sides > 0 \
+                    else rng.randint(1, sides)
         if self.logging:
             self._log_roll(dice)
 
