@@ -76,8 +76,9 @@ class Compiled:
     abilities: list  # (window, label, owner id|None, cond fn, body fn)
     decisions: dict  # decision name -> span of first use
     given: set = None  # piece kinds moved between sides by `give`
-    # fast back end: piece kind -> where rules ever add it ({"space", "comp"});
-    # None (reference): anywhere. Elsewhere its count stays 0 for the whole game.
+    # fast back end: piece kind -> where rules ever add it ("space", "comp" for
+    # any component, "comp:K" for those of kind K); None (reference): anywhere.
+    # Elsewhere its count stays 0 for the whole game.
     stocked: dict = None
     backend: str = "reference"
 
@@ -404,6 +405,13 @@ class Compiler:
                 self.err(ab, "ARITY", "an ability's first parameter is the player using it")
                 continue
             scope = self.card_scope(owner, ab.params)
+            if len(set(ab.params)) == len(ab.params):  # the window's arguments, as inferred
+                rebound = _rebound([ab.cond, ab.body]) if self.fast else set()
+                for i, p in enumerate(ab.params[1:]):
+                    if self.fast and p not in rebound:
+                        key = ("win", ab.window, i)
+                        scope.names[p] = Var(f"l_{p}", self.param_types.get(key, "any"),
+                                             param=key)
             scope.names[ab.params[0]] = Var(f"l_{ab.params[0]}", "side")
             self.check_params(ab, ab.params)
             args = ", ".join(["G", "this"] + [f"l_{p}" for p in dict.fromkeys(ab.params)])
@@ -466,7 +474,10 @@ class Compiler:
             if name in ("is_player", "bot"):
                 return ("bool", False)
             if name in rs.side_vars:
-                return (of_value(rs.side_vars[name]), True)
+                t0 = of_value(rs.side_vars[name])
+                if t0 in ("any", "none"):  # declared without a value: typed by what it is given
+                    return (self.param_types.get(("svar", name), "any"), True)
+                return (t0, True)
             if name in rs.zone_names("side"):
                 return ("zone", False)
             if name in rs.pieces:  # a supply: fixed, but a scenario may set it up
@@ -718,8 +729,8 @@ class Compiler:
         return "None", "any"
 
     def infer_params(self, lists: bool = True) -> dict:
-        """The type of each parameter, result, event argument and game
-        variable declared without a value that is always a value of one kind
+        """The type of each parameter, result, event argument and game or
+        side variable declared without a value that is always a value of one kind
         (a side, a space, a component, a list of one of those; a parameter
         may also be a zone), from what every call, trigger, `return` and
         assignment passes: what passes a parameter or a call on passes its
@@ -728,7 +739,7 @@ class Compiler:
         single = {f for f in self.funcs if len(self.chains.get(("function", f), ())) == 1}
 
         def eligible(key):
-            return key[0] in ("ev", "var") or key[1] in single
+            return key[0] in ("ev", "win", "var", "svar") or key[1] in single
 
         types = {key: None for key in self.sites if eligible(key)}  # None: not known yet
 
@@ -1031,6 +1042,8 @@ class Compiler:
                          "assigned", hint="only variables and component properties change")
                 return
             self.check_assign(s, at[0], vt)
+            if ot in ("side", "any") and tgt.name in self.rs.side_vars:
+                self.passed(("svar", tgt.name), s.value, vt if s.op == "=" else "int", scope)
             if ot in ("side", "space") or ot.startswith("comp") or tgt.name in self.only_writable:
                 # known, or a name the ruleset declares only as variables and
                 # properties: nothing else has a u_ attribute by that name to spoil
@@ -1189,7 +1202,7 @@ class Compiler:
             self.err(node, "TYPE", f"{what} must be a space or a component, not {_tname(t)}")
         if adds is not None:
             self.stocked.setdefault(adds, set()).update(
-                ("space",) if t == "space" else ("comp",) if t.startswith("comp")
+                ("space",) if t == "space" else (t,) if t.startswith("comp")
                 else ("space", "comp"))
         return code
 
@@ -1461,7 +1474,10 @@ class Compiler:
         self.emit(ind, f"G.reveal({wc}, {tc})", s.span)
 
     def s_Window(self, s, scope, ind):
-        codes = [self.expr(a, scope)[0] for a in s.args]
+        typed = [self.expr(a, scope) for a in s.args]
+        codes = [c for c, _ in typed]
+        for i, (a, (_, t)) in enumerate(zip(s.args, typed)):
+            self.passed(("win", s.name, i), a, t, scope)
         prev = self.windows_used.get(s.name)
         if prev is not None and prev[0] != len(codes):
             self.err(s, "ARITY", f"window {s.name!r} opens with {len(codes)} argument(s) here but "

@@ -145,13 +145,24 @@ class _Template:
         self.game_zones = [(n, z) for (sc, n), z in rs.zones.items() if sc == "game"]
         self.space_ids = [sid for sid, _ in rs.spaces]
         self.space_attrs = [_split(rs.space_attrs, values) for _, values in rs.spaces]
+        # each space's and component's fields as one dict, copied into every game
+        self.space_fields = [{"id": sid, "index": i, "_links": None, **values}
+                             for i, (sid, (values, _)) in enumerate(zip(self.space_ids,
+                                                                        self.space_attrs))]
         self.comps = []
-        for cd in rs.components:
+        self.comp_fields = []
+        for i, cd in enumerate(rs.components):
             kd = rs.kinds[cd.kind]
             plain, refs = _split(kd.attributes, cd.values)
             for name, init in kd.properties.items():
                 plain[py_name(name)] = _data(cd.values.get(name, init))
             self.comps.append((cd.id, cd.kind, plain, refs, kd.zone))
+            self.comp_fields.append({"id": cd.id, "kind": cd.kind, "index": i, "zone": None,
+                                     "_seen": None, **plain})
+        self.tracks = [(name, [str(x) for x in ids], bool(loop))
+                       for name, (ids, loop) in rs.tracks.items()]
+        self.links = [(str(kind), [(str(a), str(b)) for a, b in pairs])
+                      for kind, pairs in rs.links.items()]
 
 
 def _split(attr_defs, values):
@@ -394,19 +405,30 @@ class Game(Decisions, GameLog):
         # piece kinds rules ever add there; elsewhere one shared row of zeros
         stocked = program.compiled.stocked
         if stocked is None:
-            space_pieces = comp_pieces = tpl.pieces
-            space_zero = comp_zero = ()
+            space_pieces = tpl.pieces
+            space_zero = ()
         else:
             space_pieces = [(p, a) for p, a in tpl.pieces if "space" in stocked.get(p, ())]
-            comp_pieces = [(p, a) for p, a in tpl.pieces if "comp" in stocked.get(p, ())]
             space_zero = [(a, ZeroRow(p, nsides)) for p, a in tpl.pieces
                           if "space" not in stocked.get(p, ())]
-            comp_zero = [(a, ZeroRow(p, nsides)) for p, a in tpl.pieces
-                         if "comp" not in stocked.get(p, ())]
-        self.spaces = [Space(sid, i) for i, sid in enumerate(tpl.space_ids)]
-        self.spaces_by_id = by_id = {sp.id: sp for sp in self.spaces}
-        for sp, (values, refs) in zip(self.spaces, tpl.space_attrs):
-            sp.__dict__.update(values)
+            zeros = {p: ZeroRow(p, nsides) for p, _ in tpl.pieces}
+
+        def comp_rows(kind):  # (pieces with a row of their own, shared zero rows)
+            if stocked is None:
+                return tpl.pieces, ()
+            own = [(p, a) for p, a in tpl.pieces
+                   if {"comp", f"comp:{kind}"} & stocked.get(p, set())]
+            return own, [(a, zeros[p]) for p, a in tpl.pieces if (p, a) not in own]
+        rows_of = {kind: comp_rows(kind) for kind in rs.kinds}
+        new = object.__new__
+        self.spaces = spaces = []
+        for fields in tpl.space_fields:
+            sp = new(Space)
+            sp.__dict__.update(fields)
+            sp._links = {}
+            spaces.append(sp)
+        self.spaces_by_id = by_id = {sp.id: sp for sp in spaces}
+        for sp, (_, refs) in zip(spaces, tpl.space_attrs):
             for py, kind, v in refs:
                 setattr(sp, py, by_id[v] if kind == "space" else FrozenList(by_id[x] for x in v))
             for py, name, z in tpl.space_zones:
@@ -416,30 +438,35 @@ class Game(Decisions, GameLog):
             for attr, row in space_zero:
                 setattr(sp, attr, row)
         self.tracks = {}
-        for name, (ids, loop) in rs.tracks.items():
-            spaces = [by_id[x] for x in ids]
-            self.tracks[name] = (spaces, loop, {s: i for i, s in enumerate(spaces)})
-        for kind, pairs in rs.links.items():
+        for name, ids, loop in tpl.tracks:
+            track = [by_id[x] for x in ids]
+            self.tracks[name] = (track, loop, {s: i for i, s in enumerate(track)})
+        for kind, pairs in tpl.links:
             for a, b in pairs:
                 sa, sb = by_id[a], by_id[b]
                 sa._links.setdefault(kind, []).append(sb)
                 sb._links.setdefault(kind, []).append(sa)
-        self.comps = []
-        self.comps_by_id = {}
-        self.comps_by_kind = {}
+        self.comps = comps = []
+        self.comps_by_id = comps_by_id = {}
+        self.comps_by_kind = by_kind = {}
         zones = self.zones
-        for i, (cid, kind, values, refs, zname) in enumerate(tpl.comps):
-            c = Comp(cid, kind, i)
-            c.__dict__.update(values)
+        for fields, (cid, kind, _, refs, zname) in zip(tpl.comp_fields, tpl.comps):
+            c = new(Comp)
+            c.__dict__.update(fields)
             for py, rkind, v in refs:
                 setattr(c, py, by_id[v] if rkind == "space" else FrozenList(by_id[x] for x in v))
+            comp_pieces, comp_zero = rows_of[kind]
             for piece, attr in comp_pieces:
                 setattr(c, attr, PieceRow(piece, c, nsides))
             for attr, row in comp_zero:
                 setattr(c, attr, row)
-            self.comps.append(c)
-            self.comps_by_id[cid] = c
-            self.comps_by_kind.setdefault(kind, []).append(c)
+            comps.append(c)
+            comps_by_id[cid] = c
+            kind_list = by_kind.get(kind)
+            if kind_list is None:
+                by_kind[kind] = [c]
+            else:
+                kind_list.append(c)
             if zname is not None:
                 z = zones[zname]
                 z.items.append(c)
