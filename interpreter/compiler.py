@@ -102,6 +102,7 @@ class Compiler:
         self.param_types = param_types or {}
         self.sites: dict = {}  # key -> [a type, or the key of what is passed on]
         self.current_fn = None  # the function being compiled (for its returns)
+        self.attr_src: dict = {}  # id(Attr node) -> the side variable it reads
         # "reference": every trigger, collect and window goes through the engine;
         # "fast": those no handler or ability could hear are compiled away, and
         # the rest ask first whether one is live (G.ev_<event>, G.wn_<window>:
@@ -366,6 +367,8 @@ class Compiler:
         elif isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
                 node.func.id in self.funcs and scope.lookup(node.func.id) is None:
             src = ("ret", node.func.id)
+        elif isinstance(node, A.Attr) and id(node) in self.attr_src:
+            src = self.attr_src[id(node)]
         self.sites.setdefault(key, []).append(src)
 
     def card_scope(self, owner, params):
@@ -615,6 +618,8 @@ class Compiler:
         at = self.attr_type(n, t, n.name)
         if at is None:
             return "None", "any"
+        if self.fast and t == "side" and n.name in self.rs.side_vars:
+            self.attr_src[id(n)] = ("svar", n.name)  # passed on: whatever that variable is
         return self.attr_code(code, t, n.name), at[0]
 
     def attr_code(self, code, t, name):

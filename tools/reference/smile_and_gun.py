@@ -225,7 +225,8 @@ class Game:
 
     def town_turn(self, p):
         pool = self.pool
-        # Second Chance is offered at five moments of the turn, while p holds a token
+        # Second Chance is offered at two moments of the turn (before the draft
+        # and at the end: ASSUMPTIONS.md), while p holds a token
         infusions = self.infusions
         if infusions[p]:
             self.second_chance_window(p, "turn_start")
@@ -238,16 +239,10 @@ class Game:
         pool[a] -= 1
         self.pool_size -= 2
         self.action_dice[p].append(a)
-        if infusions[p]:
-            self.second_chance_window(p, "dice_selected")
         self.at[p] = (self.at[p] + m) % STREETS
-        if infusions[p]:
-            self.second_chance_window(p, "after_move")
         line = FACES[self.at[p]]
         for i in range(3):
             self.place(p, line[i], INFLUENCE[i])
-        if infusions[p]:
-            self.second_chance_window(p, "action")
         self.act(p, a)
         if infusions[p]:
             self.second_chance_window(p, "after_action")
@@ -261,7 +256,7 @@ class Game:
             self.roll_pool()
 
     def second_chance_window(self, p, window):
-        """Second Chance at one of the turn's five windows: the player may spend
+        """Second Chance at one of the turn's two windows: the player may spend
         an infusion token to reroll some pool dice, as often as tokens last."""
         while self.infusions[p] > 0:
             if self.choose(2, window) == 1:  # second-chance / pass
