@@ -52,6 +52,9 @@ def kind_of(x) -> str:
     return names.get(type(x).__name__, "a function" if callable(x) else "a value")
 
 
+_M = MAX_NUMBER
+
+
 def num(x):
     """A number that came out of arithmetic on two unknowns: kept in range."""
     if type(x) is int and -MAX_NUMBER <= x <= MAX_NUMBER:
@@ -74,15 +77,27 @@ def B_add(G, a, b):
     return num(num(a) + num(b))
 
 
+# The helpers below take the common case (two numbers in range, a result in
+# range) without the calls of num(); anything else goes the careful way.
 def B_sub(G, a, b):
+    if type(a) is int and type(b) is int and -_M <= a <= _M and -_M <= b <= _M:
+        r = a - b
+        if -_M <= r <= _M:
+            return r
     return num(num(a) - num(b))
 
 
 def B_mul(G, a, b):
+    if type(a) is int and type(b) is int and -_M <= a <= _M and -_M <= b <= _M:
+        r = a * b
+        if -_M <= r <= _M:
+            return r
     return num(num(a) * num(b))
 
 
 def B_div(G, a, b):
+    if type(a) is int and type(b) is int and -_M <= a <= _M and -_M <= b <= _M and b:
+        return a // b
     a, b = num(a), num(b)
     if b == 0:
         raise RuleError("division by zero")
@@ -505,7 +520,10 @@ def B_shuffled(G, xs):
 
 
 def B_cash(G, side):
-    return sum(getattr(side, attr) * value for _, attr, value in G.program.money)
+    total = 0
+    for _, attr, value in G.program.money:
+        total += getattr(side, attr) * value
+    return total
 
 
 def namespace() -> dict:

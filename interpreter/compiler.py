@@ -23,7 +23,7 @@ from . import ast as A
 from .diagnostics import Diagnostic
 from .limits import MAX_NUMBER
 from .ruleset import RESERVED_ATTRS, Ruleset
-from .state import py_name
+from .state import py_name, to_table
 from .types import BUILTINS, compatible, elem, is_list, list_of, of_value
 
 ATTR_TYPES = {"int": "int", "str": "str", "bool": "bool", "space": "space",
@@ -94,8 +94,13 @@ def iter_code(code: str, t: str) -> str:
 
 
 class Compiler:
-    def __init__(self, rs: Ruleset, backend: str = "fast", param_types: dict | None = None):
+    def __init__(self, rs: Ruleset, backend: str = "fast", param_types: dict | None = None,
+                 untyped: dict | None = None):
         self.rs = rs
+        # id(Compare node) -> its operands' types in the untyped pass: typed
+        # code pays steps for `in` and `==` exactly where untyped code does
+        self.untyped = {} if untyped is None else untyped
+        self.typed_pass = untyped is not None
         # fast: the types of parameters and results inferred from every call,
         # trigger and return (infer_params), keyed ("fn", function, i),
         # ("ev", event, i) and ("ret", function); what each passes, for the next
@@ -103,6 +108,7 @@ class Compiler:
         self.sites: dict = {}  # key -> [a type, or the key of what is passed on]
         self.current_fn = None  # the function being compiled (for its returns)
         self.attr_src: dict = {}  # id(Attr node) -> the side variable it reads
+        self.py_fn = None  # the generated function being emitted
         # "reference": every trigger, collect and window goes through the engine;
         # "fast": those no handler or ability could hear are compiled away, and
         # the rest ask first whether one is live (G.ev_<event>, G.wn_<window>:
@@ -149,6 +155,8 @@ class Compiler:
                  hint=f"did you mean {near[0]!r}?" if near else "")
 
     def emit(self, indent, text, span):
+        if indent == 0 and text.startswith("def "):
+            self.py_fn = text[4:text.index("(")]  # whose locals `let` declares now
         self.lines.append("    " * indent + text)
         self.spans.append(span)
 
@@ -634,6 +642,10 @@ class Compiler:
             return f"{code}.{name}"
         if t == "row":
             return f"sum({code}.counts)"
+        if t == "table" and self.fast and code == "G.tables" and name in self.rs.tables:
+            value = to_table(self.rs.tables[name])  # as every game of the program reads it
+            if value is None or type(value) in (int, str, bool):
+                return repr(value)  # tables never change: the value itself
         if t in ("options", "table"):  # names checked against the ruleset
             return f"{code}[{name!r}]"
         if t.startswith("table:"):
@@ -727,6 +739,12 @@ class Compiler:
             indexed = self.indexed_first(n, scope) if self.fast and name == "first" else None
             if indexed is not None:
                 return indexed, result
+            if self.fast and name == "track" and len(n.args) == 1 and \
+                    isinstance(n.args[0], A.Str) and len(n.args[0].parts) == 1 and \
+                    n.args[0].parts[0] in self.rs.tracks:
+                track = n.args[0].parts[0]
+                size = len(self.rs.tracks[track][0])
+                return f"(spend(G, {size}) or list(G.tracks[{track!r}][0]))", result
             # a lambda, or a `let` of one: known to be rule code, no need to check it
             tail = kw_codes + (["trusted=True"] if trusted else [])
             return f"B_{name}({', '.join(['G'] + codes + tail)})", result
@@ -744,7 +762,7 @@ class Compiler:
         single = {f for f in self.funcs if len(self.chains.get(("function", f), ())) == 1}
 
         def eligible(key):
-            return key[0] in ("ev", "win", "var", "svar") or key[1] in single
+            return key[0] in ("ev", "win", "var", "svar", "local") or key[1] in single
 
         types = {key: None for key in self.sites if eligible(key)}  # None: not known yet
 
@@ -921,6 +939,10 @@ class Compiler:
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
         if n.op == "+" and (is_list(lt) or is_list(rt)):
+            if not (compatible(lt, rt) or "any" in (lt, rt)) and self.param_types and \
+                    is_list(lt) and is_list(rt):
+                # a typed pass (the untyped one accepted this): a mixed list
+                return f"B_concat(G, {lc}, {rc})", "list:any"
             if not (compatible(lt, rt) or "any" in (lt, rt)):
                 self.err(n, "TYPE", f"cannot add {_tname(lt)} and {_tname(rt)}")
             t = lt if is_list(lt) and lt != "zone" else rt if is_list(rt) and rt != "zone" \
@@ -948,6 +970,14 @@ class Compiler:
     def e_Compare(self, n, scope):
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
+        if self.fast and not self.typed_pass:
+            self.untyped[id(n)] = (lt, rt)
+        # what the steps paid depend on: the types the untyped code knew
+        plt, prt = self.untyped.get(id(n), (lt, rt)) if self.typed_pass else (lt, rt)
+        if n.op in ("in", "notin") and self.typed_pass and not prt.startswith("list:"):
+            if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
+                self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
+            return f"({lc} {'in' if n.op == 'in' else 'not in'} {rc})", "bool"
         if n.op in ("in", "notin"):
             if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
                 self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
@@ -966,8 +996,8 @@ class Compiler:
                                      lt.startswith("comp")):
             op = "is" if n.op == "==" else "is not"
             return f"({lc} {op} {rc})", "bool"
-        if n.op in ("==", "!=") and (lt.startswith("list:") or rt.startswith("list:")) and \
-                (is_list(lt) or lt == "any") and (is_list(rt) or rt == "any"):
+        if n.op in ("==", "!=") and (plt.startswith("list:") or prt.startswith("list:")) and \
+                (is_list(plt) or plt == "any") and (is_list(prt) or prt == "any"):
             code = f"B_eq(G, {lc}, {rc})"  # lists compare item by item: paid for
             return (code if n.op == "==" else f"(not {code})"), "bool"
         return f"({lc} {n.op} {rc})", "bool"
@@ -1009,7 +1039,14 @@ class Compiler:
     def s_Let(self, s, scope, ind):
         code, t = self.expr(s.value, scope)
         # `let x = none` declares a variable for a value to come: any type
-        scope.names[s.name] = Var(f"l_{s.name}", "any" if t == "none" else t)
+        # (fast: the type of every value the function gives that variable)
+        if self.fast and t in ("none", "any") and self.py_fn is not None:
+            key = ("local", self.py_fn, s.name)
+            self.passed(key, s.value, t, scope)
+            scope.names[s.name] = Var(f"l_{s.name}", self.param_types.get(key, "any"),
+                                      param=key)
+        else:
+            scope.names[s.name] = Var(f"l_{s.name}", "any" if t == "none" else t)
         self.emit(ind, f"l_{s.name} = {code}", s.span)
 
     def s_Assign(self, s, scope, ind):
@@ -1034,7 +1071,7 @@ class Compiler:
                          f"another function (x => ...), not {_tname(vt)}")
                 return
             self.check_assign(s, v.type, vt)
-            if v.param is not None and v.param[0] == "var":
+            if v.param is not None and v.param[0] in ("var", "local"):
                 self.passed(v.param, s.value, vt if s.op == "=" else "int", scope)
             tcode = v.code
         elif isinstance(tgt, A.Attr):
@@ -1620,7 +1657,7 @@ def _typed(rs, modules, first, compiled, passes=8):
             inferred = c.infer_params(lists)
             if inferred == assumed:
                 return result
-            c = Compiler(rs, "fast", inferred)
+            c = Compiler(rs, "fast", inferred, first.untyped)
             result = c.compile(modules)
             if result is None or any(d.severity == "error" for d in c.diags):
                 break
