@@ -14,70 +14,85 @@ class Span:
 NOWHERE = Span("<builtin>", 0, 0)
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Node:
     span: Span = field(default=NOWHERE, kw_only=True, compare=False, repr=False)
 
+    # One __eq__ and __repr__ for every node (the span left out of both):
+    # dataclass would write them afresh for each of the classes below, and
+    # that was most of the time importing this module took.
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f)
+                   for f in self.__dataclass_fields__ if f != "span")
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"{type(self).__name__}(" + ", ".join(
+            f"{f}={getattr(self, f)!r}" for f in self.__dataclass_fields__ if f != "span") + ")"
+
 
 # ---- expressions -------------------------------------------------------------
-@dataclass
+@dataclass(eq=False, repr=False)
 class Num(Node):
     value: int
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Str(Node):
     parts: list  # str pieces and interpolated expressions
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Const(Node):
     value: object  # True, False or None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Name(Node):
     id: str
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Attr(Node):
     obj: Node
     name: str
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Index(Node):
     obj: Node
     index: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Call(Node):
     func: Node
     args: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Collect(Node):
     event: str
     args: list
     targets: Node | None = None  # `collect e(...) on X`: only X's handlers
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class KeywordArg(Node):
     """`by: x => x.cost` in a call to a built-in that takes it."""
     name: str
     value: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ListLit(Node):
     items: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Comprehension(Node):
     elt: Node
     var: str
@@ -85,44 +100,44 @@ class Comprehension(Node):
     cond: Node | None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Lambda(Node):
     param: str
     body: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class BinOp(Node):
     op: str
     left: Node
     right: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Compare(Node):
     op: str  # == != < <= > >= in notin
     left: Node
     right: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class BoolOp(Node):
     op: str  # and / or
     left: Node
     right: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Not(Node):
     operand: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Neg(Node):
     operand: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Ternary(Node):
     cond: Node
     then: Node
@@ -130,26 +145,26 @@ class Ternary(Node):
 
 
 # ---- statements --------------------------------------------------------------
-@dataclass
+@dataclass(eq=False, repr=False)
 class Let(Node):
     name: str
     value: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Assign(Node):
     target: Node  # Name, Attr or Index
     value: Node
     op: str = "="  # = += -=
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class If(Node):
     branches: list  # [(cond, body)]
     orelse: list | None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class For(Node):
     var: str
     iter: Node
@@ -157,47 +172,47 @@ class For(Node):
     body: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class While(Node):
     cond: Node
     body: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Repeat(Node):
     count: Node
     body: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Return(Node):
     value: Node | None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Break(Node):
     pass
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Continue(Node):
     pass
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Log(Node):
     value: Node
     to: Node | None = None  # `log TEXT to SIDES`: only they may read it
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Move(Node):
     what: Node
     dest: Node
     position: str  # top / bottom
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Place(Node):
     count: Node | None  # None means all
     piece: str
@@ -205,7 +220,7 @@ class Place(Node):
     loc: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Remove(Node):
     count: Node | None
     piece: str
@@ -213,7 +228,7 @@ class Remove(Node):
     loc: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Transfer(Node):
     count: Node | None
     piece: str
@@ -222,24 +237,24 @@ class Transfer(Node):
     dst: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Roll(Node):
     what: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Shuffle(Node):
     zone: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Draw(Node):
     count: Node
     src: Node
     dst: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Give(Node):
     count: Node | None
     piece: str
@@ -247,14 +262,14 @@ class Give(Node):
     taker: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Pay(Node):
     amount: Node
     payer: Node
     payee: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Option(Node):
     label: Node
     fors: list  # [(var, expr)]
@@ -263,7 +278,7 @@ class Option(Node):
     prefer: Node | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class SomeOption(Node):
     """`some PICKED from X in LIST [where C] label L [min A] [max B] [when T]
     [prefer R] { body }`: one decision that picks several items."""
@@ -279,7 +294,7 @@ class SomeOption(Node):
     body: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Choose(Node):
     player: Node             # who chooses; with `each`, the list of those who do
     name: str | None
@@ -289,7 +304,7 @@ class Choose(Node):
     each: str | None = None  # `choose each P in LIST`: the name each chooser is bound to
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Trigger(Node):
     event: str
     args: list
@@ -297,13 +312,13 @@ class Trigger(Node):
     targets: Node | None = None  # `trigger e(...) on X`: only X's handlers
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Reveal(Node):
     what: Node
     to: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Window(Node):
     name: str
     args: list
@@ -312,29 +327,29 @@ class Window(Node):
     after: list | None = None  # runs after each ability used
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Turn(Node):
     player: Node
     body: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Win(Node):
     who: Node
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class EndGame(Node):
     pass
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class ExprStmt(Node):
     expr: Node
 
 
 # ---- top level ---------------------------------------------------------------
-@dataclass
+@dataclass(eq=False, repr=False)
 class Game(Node):
     setup: list | None
     rounds_kind: str  # count / until / forever
@@ -343,14 +358,14 @@ class Game(Node):
     finish: list | None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Phase(Node):
     name: str
     body: list
     override: bool = False
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Func(Node):
     name: str
     params: list
@@ -358,14 +373,14 @@ class Func(Node):
     override: bool = False
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class GamePart(Node):
     """`override setup { }` / `override finish { }` in an overlay."""
     part: str
     body: list
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class On(Node):
     event: str
     params: list
@@ -376,7 +391,7 @@ class On(Node):
     owner: str | None = None  # component id when written on a card
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Ability(Node):
     label: str
     window: str
@@ -386,6 +401,6 @@ class Ability(Node):
     owner: str | None = None
 
 
-@dataclass
+@dataclass(eq=False, repr=False)
 class Module(Node):
     items: list

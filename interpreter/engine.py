@@ -6,6 +6,7 @@ same game byte for byte.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import sys
@@ -211,7 +212,8 @@ def load_program(path, extra=None, variant=None, options=None,
                                                      (options or {}).items())), stamp, backend)
         hit = _PROGRAMS.get(key)
         if hit is None:
-            hit = cached("program", key, lambda: _checked(path, None, variant, options, backend))
+            hit = cached("program", key,
+                         lambda: _slim(*_checked(path, None, variant, options, backend)))
             _PROGRAMS[key] = hit
             while len(_PROGRAMS) > _KEEP_PROGRAMS:
                 _PROGRAMS.popitem(last=False)
@@ -229,6 +231,16 @@ def load_program(path, extra=None, variant=None, options=None,
 
 _PROGRAMS: "OrderedDict[tuple, tuple]" = OrderedDict()  # key -> (Ruleset, Compiled, diags)
 _KEEP_PROGRAMS = 24
+
+
+def _slim(rs, compiled, diags):
+    """What a kept program needs of its ruleset: all but the rule texts'
+    syntax trees, which are compiled already (a tenth of the size to read
+    back; a program with scenario code compiles from the full ruleset)."""
+    if compiled is not None:
+        rs = dataclasses.replace(rs, modules=[], components=[
+            dataclasses.replace(c, rules=None) for c in rs.components])
+    return rs, compiled, diags
 
 
 def _checked(path, extra, variant, options, backend):
