@@ -825,7 +825,9 @@ class Compiler:
             count = sum(1 for c in self.rs.components if c.kind == kind)
             if count == 0:
                 return None
-            code, _ = self.expr(other, scope)
+            seen = len(self.diags)
+            code, _ = self.expr(other, scope)  # compiled once already, in the lambda
+            del self.diags[seen:]
             return f"(spend(G, {2 * count + 1}) or G.first_by({kind!r}, {attr!r}, {code}))"
         return None
 

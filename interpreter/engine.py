@@ -331,7 +331,8 @@ def validate_ruleset(path) -> list[Diagnostic]:
 
 
 def _validate(path) -> list[Diagnostic]:
-    program, diags = load_program(path)
+    # the reference back end: the same diagnostics as the fast one, sooner
+    program, diags = load_program(path, backend="reference")
     found = list(diags)
     if program is None:  # variants build on the base: mend it first
         return found
@@ -341,7 +342,7 @@ def _validate(path) -> list[Diagnostic]:
         combos = [{}] + [{opt: value} for opt, table in vrs.overlay_map.items()
                          for value in table]
         for combo in combos:
-            _, d = load_program(path, variant=variant, options=combo)
+            _, d = load_program(path, variant=variant, options=combo, backend="reference")
             found.extend(d)
     seen, out = set(), []
     for d in found:

@@ -58,3 +58,30 @@ def test_the_comparison_sees_a_difference(tmp_path, monkeypatch):
                     {"shadow": "the-river", "infusion": "knockoff"})
     engine._PROGRAMS.clear()
     assert found and found[0].what.startswith(("log", "history"))
+
+
+@pytest.mark.parametrize("ruleset", ["tutorial_race", "smile_and_gun", "chicago",
+                                     "moonshine_kingdom", "scarface_1920"])
+def test_both_back_ends_report_the_same_diagnostics(ruleset):
+    """validate checks with the reference back end: the fast one must agree."""
+    from interpreter.engine import load_program
+    found = {}
+    for backend in ("fast", "reference"):
+        _, diags = load_program(RULES / ruleset, backend=backend)
+        found[backend] = [d.short() for d in diags]
+    assert found["fast"] == found["reference"]
+
+
+def test_a_broken_rule_is_reported_once_by_either_back_end(tmp_path):
+    import shutil
+    from interpreter.engine import load_program
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    flow = next(rules.glob("*.rules"))
+    flow.write_text(flow.read_text() + '\ndef odd(s) {\n  return first(components("x"), '
+                    'c => c.id == nowhere)\n}\n')
+    found = {}
+    for backend in ("fast", "reference"):
+        _, diags = load_program(rules, backend=backend)
+        found[backend] = [d.short() for d in diags]
+    assert found["fast"] == found["reference"] and found["fast"]
