@@ -592,6 +592,9 @@ class Compiler:
                     parts.append(f"str({code})")
                 elif t in ("side", "space") or t.startswith("comp"):
                     parts.append(f"{code}.id")
+                elif t == "str" and isinstance(p, A.Attr) and p.name == "id" and \
+                        code.endswith(".id"):
+                    parts.append(code)  # a known side's, space's or component's id: fixed
                 elif t == "str":
                     parts.append(code)
                     grows = True
