@@ -43,7 +43,7 @@ class Var:
     code: str
     type: str
     assignable: bool = True
-    param: tuple | None = None  # ("fn", function, i) or ("ev", event, i): a parameter
+    param: tuple | None = None  # its key in Compiler.sites, when its type is inferred
 
 
 @dataclass
@@ -101,9 +101,10 @@ class Compiler:
         # code pays steps for `in` and `==` exactly where untyped code does
         self.untyped = {} if untyped is None else untyped
         self.typed_pass = untyped is not None
-        # fast: the types of parameters and results inferred from every call,
-        # trigger and return (infer_params), keyed ("fn", function, i),
-        # ("ev", event, i) and ("ret", function); what each passes, for the next
+        # fast: the types inferred from every call, trigger, return and
+        # assignment (infer_params), keyed ("fn", function, i), ("ret",
+        # function), ("ev", event, i), ("win", window, i), ("var", name),
+        # ("svar", name) and ("local", generated function, name)
         self.param_types = param_types or {}
         self.sites: dict = {}  # key -> [a type, or the key of what is passed on]
         self.current_fn = None  # the function being compiled (for its returns)
@@ -246,10 +247,9 @@ class Compiler:
                         self.handler_defs.append((c.id, it))
                     elif isinstance(it, A.Ability):
                         self.ability_defs.append((c.id, it))
-        self.heard = {(e[1] if isinstance(e, tuple) else e).event for e in self.handler_defs}
-        self.heard_instead = {(e[1] if isinstance(e, tuple) else e).event
-                              for e in self.handler_defs
-                              if (e[1] if isinstance(e, tuple) else e).instead}
+        handlers = [e[1] if isinstance(e, tuple) else e for e in self.handler_defs]
+        self.heard = {h.event for h in handlers}
+        self.heard_instead = {h.event for h in handlers if h.instead}
         self.opened = {(e[1] if isinstance(e, tuple) else e).window for e in self.ability_defs}
         if game is None:
             path = self.rs.where.get("game", (str(self.rs.path), 1, 1))[0]
@@ -357,7 +357,8 @@ class Compiler:
         the body binds the name anew."""
         rebound = _rebound(body) if self.fast and name is not None else set()
         for i, p in enumerate(params):
-            if name is not None and p not in rebound and len(set(params)) == len(params):
+            if self.fast and name is not None and p not in rebound and \
+                    len(set(params)) == len(params):
                 key = (what, name, i)
                 scope.names[p] = Var(f"l_{p}", self.param_types.get(key, "any"), param=key)
             else:
@@ -417,12 +418,7 @@ class Compiler:
                 continue
             scope = self.card_scope(owner, ab.params)
             if len(set(ab.params)) == len(ab.params):  # the window's arguments, as inferred
-                rebound = _rebound([ab.cond, ab.body]) if self.fast else set()
-                for i, p in enumerate(ab.params[1:]):
-                    if self.fast and p not in rebound:
-                        key = ("win", ab.window, i)
-                        scope.names[p] = Var(f"l_{p}", self.param_types.get(key, "any"),
-                                             param=key)
+                self.typed_params(scope, ab.params[1:], [ab.cond, ab.body], "win", ab.window)
             scope.names[ab.params[0]] = Var(f"l_{ab.params[0]}", "side")
             self.check_params(ab, ab.params)
             args = ", ".join(["G", "this"] + [f"l_{p}" for p in dict.fromkeys(ab.params)])
@@ -944,7 +940,7 @@ class Compiler:
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
         if n.op == "+" and (is_list(lt) or is_list(rt)):
-            if not (compatible(lt, rt) or "any" in (lt, rt)) and self.param_types and \
+            if not (compatible(lt, rt) or "any" in (lt, rt)) and self.typed_pass and \
                     is_list(lt) and is_list(rt):
                 # a typed pass (the untyped one accepted this): a mixed list
                 return f"B_concat(G, {lc}, {rc})", "list:any"
@@ -979,14 +975,10 @@ class Compiler:
             self.untyped[id(n)] = (lt, rt)
         # what the steps paid depend on: the types the untyped code knew
         plt, prt = self.untyped.get(id(n), (lt, rt)) if self.typed_pass else (lt, rt)
-        if n.op in ("in", "notin") and self.typed_pass and not prt.startswith("list:"):
-            if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
-                self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
-            return f"({lc} {'in' if n.op == 'in' else 'not in'} {rc})", "bool"
         if n.op in ("in", "notin"):
             if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
                 self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
-            if not rt.startswith("list:"):  # zones, texts, tables: no walk to pay for
+            if not prt.startswith("list:"):  # zones, texts, tables: no walk to pay for
                 op = "in" if n.op == "in" else "not in"
                 return f"({lc} {op} {rc})", "bool"
             code = f"B_in(G, {lc}, {rc})"  # a list: paid for by its length

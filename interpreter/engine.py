@@ -83,16 +83,17 @@ class Program:
         # per component with handlers or abilities, what it adds to while it
         # lies in a live zone: a live count, and its handler's place in the
         # event's order (None for an ability)
-        self.hooks = {}
-        for event, hs in self.handlers.items():
+        self.fast = compiled.backend == "fast"
+        self.hooks = {}  # the reference back end tests each handler as it comes to it
+        for event, hs in (self.handlers.items() if self.fast else ()):
             for pos, (owner, _, _) in enumerate(hs):
                 if owner is not None:
                     self.hooks.setdefault(owner, []).append((f"ev_{event}", event, pos))
-        for window, abs_ in self.abilities.items():
+        for window, abs_ in (self.abilities.items() if self.fast else ()):
             for _, owner, _, _ in abs_:
                 if owner is not None:
                     self.hooks.setdefault(owner, []).append((f"wn_{window}", None, None))
-        self.fast = compiled.backend == "fast"
+        self._rows = {}  # side count -> where locations get piece counts (rows)
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
         self.money = [(piece, py_name(piece), value) for piece, value in rs.money]
@@ -104,6 +105,23 @@ class Program:
     @property
     def name(self):
         return self.rs.id
+
+    def rows(self, nsides):
+        """(piece kinds with a count of their own at each space, shared zero
+        rows for the others, and the same two per component kind). The fast
+        back end gives a location a count only for the piece kinds rules
+        ever add there; zero rows never change, so games share them."""
+        layout = self._rows.get(nsides)
+        if layout is None:
+            pieces, stocked = self.template.pieces, self.compiled.stocked
+
+            def split(where):
+                own = [(p, a) for p, a in pieces
+                       if stocked is None or where & stocked.get(p, set())]
+                return own, [(a, ZeroRow(p, nsides)) for p, a in pieces if (p, a) not in own]
+            layout = self._rows[nsides] = (split({"space"}), {
+                kind: split({"comp", f"comp:{kind}"}) for kind in self.rs.kinds})
+        return layout
 
     def span_of(self, lineno: int) -> A.Span:
         if 0 < lineno <= len(self.linemap):
@@ -157,7 +175,7 @@ class _Template:
             plain, refs = _split(kd.attributes, cd.values)
             for name, init in kd.properties.items():
                 plain[py_name(name)] = _data(cd.values.get(name, init))
-            self.comps.append((cd.id, cd.kind, plain, refs, kd.zone))
+            self.comps.append((cd.id, cd.kind, refs, kd.zone))
             self.comp_fields.append({"id": cd.id, "kind": cd.kind, "index": i, "zone": None,
                                      "_seen": None, **plain})
         self.tracks = [(name, [str(x) for x in ids], bool(loop))
@@ -414,25 +432,7 @@ class Game(Decisions, GameLog):
             zone = Zone(name, None, z.type, z.visibility, z.live)
             setattr(self, f"z_{name}", zone)
             self.zones[name] = zone
-        # the fast back end gives a location a row of its own only for the
-        # piece kinds rules ever add there; elsewhere one shared row of zeros
-        stocked = program.compiled.stocked
-        if stocked is None:
-            space_pieces = tpl.pieces
-            space_zero = ()
-        else:
-            space_pieces = [(p, a) for p, a in tpl.pieces if "space" in stocked.get(p, ())]
-            space_zero = [(a, ZeroRow(p, nsides)) for p, a in tpl.pieces
-                          if "space" not in stocked.get(p, ())]
-            zeros = {p: ZeroRow(p, nsides) for p, _ in tpl.pieces}
-
-        def comp_rows(kind):  # (pieces with a row of their own, shared zero rows)
-            if stocked is None:
-                return tpl.pieces, ()
-            own = [(p, a) for p, a in tpl.pieces
-                   if {"comp", f"comp:{kind}"} & stocked.get(p, set())]
-            return own, [(a, zeros[p]) for p, a in tpl.pieces if (p, a) not in own]
-        rows_of = {kind: comp_rows(kind) for kind in rs.kinds}
+        (space_pieces, space_zero), rows_of = program.rows(nsides)
         new = object.__new__
         self.spaces = spaces = []
         for fields in tpl.space_fields:
@@ -463,7 +463,7 @@ class Game(Decisions, GameLog):
         self.comps_by_id = comps_by_id = {}
         self.comps_by_kind = by_kind = {}
         zones = self.zones
-        for fields, (cid, kind, _, refs, zname) in zip(tpl.comp_fields, tpl.comps):
+        for fields, (cid, kind, refs, zname) in zip(tpl.comp_fields, tpl.comps):
             c = new(Comp)
             c.__dict__.update(fields)
             for py, rkind, v in refs:
@@ -490,20 +490,20 @@ class Game(Decisions, GameLog):
         self.abilities = {w: [(label, self.comps_by_id[o] if o else None, cond, body)
                               for label, o, cond, body in abs_]
                           for w, abs_ in program.abilities.items()}
-        # how many handlers of each event, and abilities of each window, are
-        # live (the fast back end asks before it triggers, collects or opens)
-        for event, hs in self.handlers.items():
-            setattr(self, f"ev_{event}", sum(1 for o, _, _ in hs if _runs(o, None)))
-        for window, abs_ in self.abilities.items():
-            setattr(self, f"wn_{window}", sum(1 for _, o, _, _ in abs_ if _runs(o, None)))
-        for cid, counts in program.hooks.items():
-            self.comps_by_id[cid]._hooks = counts
         self._firsts = {}  # (kind, attribute) -> {value: first component} (first_by)
         if program.fast:
-            # the places of the live handlers of each event, in order: the fast
-            # back end calls those and never looks at the others
+            # how many handlers of each event, and abilities of each window, are
+            # live (generated code asks before it triggers, collects or opens),
+            # and the places of the live handlers of each event, in order: only
+            # those are called. Components update both as they move (_relive).
             self.live_at = {ev: [i for i, (o, _, _) in enumerate(hs) if _runs(o, None)]
                             for ev, hs in self.handlers.items()}
+            for event, places in self.live_at.items():
+                setattr(self, f"ev_{event}", len(places))
+            for window, abs_ in self.abilities.items():
+                setattr(self, f"wn_{window}", sum(1 for _, o, _, _ in abs_ if _runs(o, None)))
+            for cid, counts in program.hooks.items():
+                comps_by_id[cid]._hooks = counts
             self.trigger, self.collect, self.replace = \
                 self._trigger_live, self._collect_live, self._replace_live
         self.agents = list(agents) if agents else []
@@ -858,7 +858,7 @@ class Game(Decisions, GameLog):
         step = 1 if live else -1
         for count, event, pos in c._hooks:
             setattr(self, count, getattr(self, count) + step)
-            if event is not None and self.program.fast:
+            if event is not None:
                 places = self.live_at[event]
                 if live:
                     insort(places, pos)
