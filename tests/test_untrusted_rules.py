@@ -369,3 +369,46 @@ def test_costly_steps_stop_by_the_clock(tmp_path, monkeypatch):
     d = runtime_error(folder)
     assert (d.path, d.line) in (where(folder, "if a == b")[:2], where(folder, "while true")[:2])
     assert "1 seconds" in d.message
+
+
+# ---- the fast back end's shortcuts, used as a hostile rule file would -------
+def both(folder, **kw):
+    """The finished game on each back end (logging on)."""
+    out = {}
+    for backend in ("fast", "reference"):
+        program, diags = load_program(folder, backend=backend)
+        assert program is not None, [d.short() for d in diags]
+        out[backend] = Game(program, seed=1, agents=[RandomAgent(1), RandomAgent(2)],
+                            logging=True, **kw).run()
+    return out["fast"], out["reference"]
+
+
+def test_a_table_text_folded_into_the_code_stays_text(tmp_path):
+    motto = "'); __import__('os').system('echo owned'); ('\"\\n"
+    folder = make(tmp_path, 'log "{tables.motto}"', extra={
+        "more.yaml": "kind: tables\ntables:\n  motto: " + json.dumps(motto) + "\n"})
+    fast, ref = both(folder)
+    assert [e["text"] for e in fast.log] == [e["text"] for e in ref.log]
+    assert any(e["text"] == motto for e in fast.log)
+
+
+def test_events_named_like_engine_fields_clash_with_nothing(tmp_path):
+    folder = make(tmp_path, "trigger fuel()\ntrigger trigger()\ntrigger fuel()", extra={
+        "more.rules": "on fuel() { counter += 1 }\non trigger() { counter += 10 }\n"})
+    fast, ref = both(folder)
+    assert fast.v_counter == ref.v_counter == 12
+    assert fast.steps_used() == ref.steps_used()
+
+
+def test_an_indexed_lookup_of_a_list_finds_nothing_as_the_scan_does(tmp_path):
+    folder = make(tmp_path, 'keep = ident([6])\nlet d = first(components("die"), '
+                  'x => x.sides == keep)\nif d == none { counter = 1 }')
+    assert "first_by" in load_program(folder)[0].compiled.source  # the index is used
+    fast, ref = both(folder)
+    assert fast.v_counter == ref.v_counter == 1
+
+
+def test_an_endless_loop_of_indexed_lookups_runs_out_of_steps(tmp_path):
+    folder = make(tmp_path, 'while true {\n  keep = first(components("die"), x => x.id == "d6")\n}')
+    d = runtime_error(folder, steps=20_000)
+    assert d.path.endswith("flow.rules") and "20,000 steps" in d.message
