@@ -744,11 +744,44 @@ class Compiler:
                 track = n.args[0].parts[0]
                 size = len(self.rs.tracks[track][0])
                 return f"(spend(G, {size}) or list(G.tracks[{track!r}][0]))", result
+            if self.fast and name in ("space", "component") and isinstance(n.args[0], A.Str) \
+                    and len(n.args[0].parts) == 1 and isinstance(n.args[0].parts[0], str):
+                known = n.args[0].parts[0]
+                table = "spaces_by_id" if name == "space" else "comps_by_id"
+                if known in (self.space_ids if name == "space" else self.kind_of_comp):
+                    return f"G.{table}[{known!r}]", result  # one of every game's own
+            if self.fast and name == "range" and len(n.args) == 1 and \
+                    isinstance(n.args[0], A.Num) and 0 <= n.args[0].value <= 64:
+                k = n.args[0].value  # range(3): the list itself, the same steps paid
+                return f"(spend(G, {k}) or {list(range(k))!r})", result
+            if self.fast and name == "len" and len(codes) == 1:
+                if types[0] == "zone":
+                    return f"len({codes[0]}.items)", result
+                if types[0] == "str" or types[0].startswith("list:"):
+                    return f"len({codes[0]})", result
+            walked = self.walk_inline(name, n, codes, kwargs) if self.fast else None
+            if walked is not None:
+                return walked, result
             # a lambda, or a `let` of one: known to be rule code, no need to check it
             tail = kw_codes + (["trusted=True"] if trusted else [])
             return f"B_{name}({', '.join(['G'] + codes + tail)})", result
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
         return "None", "any"
+
+    def walk_inline(self, name, n, codes, kwargs):
+        """fast: sum, count, any, every or first over a list with a lambda
+        written in place, as one Python loop over the paid-for items (no call
+        of the lambda per item); the same steps, results and order of
+        evaluation as the built-in (builtins.py), any and every stopping
+        at the same item. None when the call is not of that form."""
+        form = _WALKS.get(name)
+        if form is None or kwargs or len(n.args) != 2 or not isinstance(n.args[1], A.Lambda):
+            return None
+        head = f"(lambda l_{n.args[1].param}: "
+        if not (codes[1].startswith(head) and codes[1].endswith(")")):
+            return None
+        return form.format(body=codes[1][len(head):-1], var=f"l_{n.args[1].param}",
+                           xs=f"paid(G, {codes[0]})")
 
     def infer_params(self, lists: bool = True) -> dict:
         """The type of each parameter, result, event argument and game or
@@ -995,6 +1028,10 @@ class Compiler:
             return f"({lc} {op} {rc})", "bool"
         if n.op in ("==", "!=") and (plt.startswith("list:") or prt.startswith("list:")) and \
                 (is_list(plt) or plt == "any") and (is_list(prt) or prt == "any"):
+            if self.fast and any(isinstance(x, A.ListLit) and not x.items
+                                 for x in (n.left, n.right)):
+                # against [] the walk pays min(len, 0) = 0 steps: a plain test
+                return f"({lc} {n.op} {rc})", "bool"
             code = f"B_eq(G, {lc}, {rc})"  # lists compare item by item: paid for
             return (code if n.op == "==" else f"(not {code})"), "bool"
         return f"({lc} {n.op} {rc})", "bool"
@@ -1484,6 +1521,12 @@ class Compiler:
         # fast: a trigger nobody could hear, with arguments that do nothing
         # but compute, is skipped (as the reference would find no live handler)
         quiet = self.fast and not on and all(_pure(a) for a in s.args)
+        if self.fast and not on and not quiet:
+            # arguments that may act or pay: evaluate them first, as the
+            # reference does, then ask whether anyone hears the event
+            held = self.fresh("ta")
+            self.emit(ind, f"{held} = {args}", s.span)
+            args, quiet = held, True
         if s.default is not None:
             self.replaceable.add(s.event)
             if quiet and s.event not in self.heard_instead:
@@ -1531,6 +1574,12 @@ class Compiler:
         args = "(" + "".join(c + ", " for c in codes) + ")"
         if s.after is None:
             quiet = self.fast and all(_pure(a) for a in [*s.args, s.who])
+            if self.fast and not quiet:
+                # arguments or players that may act or pay: evaluated first,
+                # in the reference's order, then the window asks for a live ability
+                held, seats = self.fresh("wa"), self.fresh("ws")
+                self.emit(ind, f"{held} = {args}; {seats} = {who}", s.span)
+                args, who, quiet = held, seats, True
             if quiet and s.name not in self.opened:
                 self.emit(ind, "pass", s.span)  # no ability is ever offered here
                 return
@@ -1563,6 +1612,16 @@ class Compiler:
 
     def s_EndGame(self, s, scope, ind):
         self.emit(ind, "G.end_game()", s.span)
+
+
+# The built-ins walk_inline writes as one loop (the lambda's body in place).
+_WALKS = {
+    "sum": "num(sum({body} for {var} in {xs}))",
+    "count": "len([0 for {var} in {xs} if {body}])",
+    "any": "any({body} for {var} in {xs})",
+    "every": "all({body} for {var} in {xs})",
+    "first": "next(({var} for {var} in {xs} if {body}), None)",
+}
 
 
 # Expressions that only compute, and at no cost in steps: names, fields,

@@ -232,7 +232,7 @@ class Decisions:
 
     def offer(self, p, name, args):
         """Offer p the abilities live at window `name`, once: True if one was used."""
-        abilities = self.abilities.get(name, ())
+        abilities = self.abilities_of(name)
         opts, labels = [], []
         for label, owner, cond, body in abilities:
             if owner is not None and (owner.zone is None or not owner.zone.live):
@@ -272,7 +272,7 @@ class _WindowRun:
         self.round_robin = round_robin
         self.passes = 0
         self.i = 0
-        self.closed = not game.abilities.get(name) or not self.order
+        self.closed = not game.abilities_of(name) or not self.order
 
     def step(self) -> bool:
         """Offer round until an ability is used (True) or everyone passes (False)."""

@@ -94,8 +94,22 @@ class Program:
                 if owner is not None:
                     self.hooks.setdefault(owner, []).append((f"wn_{window}", None, None))
         self._rows = {}  # side count -> where locations get piece counts (rows)
+        self._layouts = {}  # side count -> _Layout
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
+        # fast: the live places and counts every game starts with (handlers of
+        # rule files, and of components that start in a live zone), and the
+        # hooks of each component by its place in the game's list
+        live = dict(zip((c[0] for c in self.template.comps), self.template.starts_live))
+        self.start_live = {ev: [i for i, (o, _, _) in enumerate(hs) if o is None or live[o]]
+                           for ev, hs in self.handlers.items()} if self.fast else {}
+        self.start_counts = {f"ev_{ev}": len(places) for ev, places in self.start_live.items()}
+        if self.fast:
+            for window, abs_ in self.abilities.items():
+                self.start_counts[f"wn_{window}"] = sum(1 for _, o, _, _ in abs_
+                                                        if o is None or live[o])
+        place = {c[0]: i for i, c in enumerate(self.template.comps)}
+        self.comp_hooks = [(place[cid], counts) for cid, counts in self.hooks.items()]
         self.money = [(piece, py_name(piece), value) for piece, value in rs.money]
         self.steps = rs.steps or DEFAULT_STEPS
         # attribute allow-lists for values whose type the checker did not know
@@ -122,6 +136,15 @@ class Program:
             layout = self._rows[nsides] = (split({"space"}), {
                 kind: split({"comp", f"comp:{kind}"}) for kind in self.rs.kinds})
         return layout
+
+    def layout(self, nsides):
+        """What a new game of nsides sides copies, worked out once: each
+        space's and component's fields with its shared zero rows, which
+        locations get rows of their own, and where components start."""
+        lay = self._layouts.get(nsides)
+        if lay is None:
+            lay = self._layouts[nsides] = _Layout(self.template, *self.rows(nsides))
+        return lay
 
     def span_of(self, lineno: int) -> A.Span:
         if 0 < lineno <= len(self.linemap):
@@ -182,6 +205,43 @@ class _Template:
                        for name, (ids, loop) in rs.tracks.items()]
         self.links = [(str(kind), [(str(a), str(b)) for a, b in pairs])
                       for kind, pairs in rs.links.items()]
+        # the same by place in the game's lists, so a new game indexes instead
+        # of looking up: space and component references, and each space's links
+        at = {sid: i for i, sid in enumerate(self.space_ids)}
+        self.space_refs = [[(py, kind, at[v] if kind == "space" else [at[x] for x in v])
+                            for py, kind, v in refs] for _, refs in self.space_attrs]
+        self.comp_refs = [[(py, kind, at[v] if kind == "space" else [at[x] for x in v])
+                           for py, kind, v in refs] for _, _, refs, _ in self.comps]
+        self.space_links = [{} for _ in self.space_ids]
+        for kind, pairs in self.links:
+            for a, b in pairs:
+                self.space_links[at[a]].setdefault(kind, []).append(at[b])
+                self.space_links[at[b]].setdefault(kind, []).append(at[a])
+        game_live = {n: z.live for n, z in self.game_zones}
+        # does each component start in a live zone (its handlers and abilities run)?
+        self.starts_live = [zname is not None and game_live[zname]
+                            for _, _, _, zname in self.comps]
+
+
+class _Layout:
+    """A program's new-game layout for one number of sides (Program.layout)."""
+
+    def __init__(self, tpl, space_rows, rows_of):
+        space_own, space_zero = space_rows
+        self.space_own = space_own
+        self.space_fields = [{**f, **dict(space_zero)} for f in tpl.space_fields]
+        self.comp_fields, self.comp_own, self.kinds, self.starts = [], [], {}, {}
+        self.comp_refs = [(i, py, kind, v) for i, refs in enumerate(tpl.comp_refs)
+                          for py, kind, v in refs]
+        for i, (fields, (_, kind, _, zname)) in enumerate(zip(tpl.comp_fields, tpl.comps)):
+            own, zero = rows_of[kind]
+            self.comp_fields.append({**fields, **dict(zero)})
+            if own:
+                self.comp_own.append((i, own))
+            self.kinds.setdefault(kind, []).append(i)
+            if zname is not None:
+                self.starts.setdefault(zname, []).append(i)
+        self.comp_ids = [cid for cid, _, _, _ in tpl.comps]
 
 
 def _split(attr_defs, values):
@@ -432,78 +492,54 @@ class Game(Decisions, GameLog):
             zone = Zone(name, None, z.type, z.visibility, z.live)
             setattr(self, f"z_{name}", zone)
             self.zones[name] = zone
-        (space_pieces, space_zero), rows_of = program.rows(nsides)
+        lay = program.layout(nsides)
         new = object.__new__
-        self.spaces = spaces = []
-        for fields in tpl.space_fields:
-            sp = new(Space)
+        self.spaces = spaces = [new(Space) for _ in lay.space_fields]
+        for sp, fields in zip(spaces, lay.space_fields):
             sp.__dict__.update(fields)
-            sp._links = {}
-            spaces.append(sp)
         self.spaces_by_id = by_id = {sp.id: sp for sp in spaces}
-        for sp, (_, refs) in zip(spaces, tpl.space_attrs):
+        for sp, refs, links in zip(spaces, tpl.space_refs, tpl.space_links):
             for py, kind, v in refs:
-                setattr(sp, py, by_id[v] if kind == "space" else FrozenList(by_id[x] for x in v))
+                setattr(sp, py, spaces[v] if kind == "space" else FrozenList([spaces[x] for x in v]))
+            sp._links = {kind: [spaces[x] for x in xs] for kind, xs in links.items()}
             for py, name, z in tpl.space_zones:
                 setattr(sp, py, Zone(name, sp, z.type, z.visibility, z.live))
-            for piece, attr in space_pieces:
+            for piece, attr in lay.space_own:
                 setattr(sp, attr, PieceRow(piece, sp, nsides))
-            for attr, row in space_zero:
-                setattr(sp, attr, row)
         self.tracks = {}
         for name, ids, loop in tpl.tracks:
             track = [by_id[x] for x in ids]
             self.tracks[name] = (track, loop, {s: i for i, s in enumerate(track)})
-        for kind, pairs in tpl.links:
-            for a, b in pairs:
-                sa, sb = by_id[a], by_id[b]
-                sa._links.setdefault(kind, []).append(sb)
-                sb._links.setdefault(kind, []).append(sa)
-        self.comps = comps = []
-        self.comps_by_id = comps_by_id = {}
-        self.comps_by_kind = by_kind = {}
-        zones = self.zones
-        for fields, (cid, kind, refs, zname) in zip(tpl.comp_fields, tpl.comps):
-            c = new(Comp)
+        self.comps = comps = [new(Comp) for _ in lay.comp_fields]
+        for c, fields in zip(comps, lay.comp_fields):
             c.__dict__.update(fields)
-            for py, rkind, v in refs:
-                setattr(c, py, by_id[v] if rkind == "space" else FrozenList(by_id[x] for x in v))
-            comp_pieces, comp_zero = rows_of[kind]
-            for piece, attr in comp_pieces:
+        for i, py, rkind, v in lay.comp_refs:
+            setattr(comps[i], py, spaces[v] if rkind == "space"
+                    else FrozenList([spaces[x] for x in v]))
+        for i, own in lay.comp_own:
+            c = comps[i]
+            for piece, attr in own:
                 setattr(c, attr, PieceRow(piece, c, nsides))
-            for attr, row in comp_zero:
-                setattr(c, attr, row)
-            comps.append(c)
-            comps_by_id[cid] = c
-            kind_list = by_kind.get(kind)
-            if kind_list is None:
-                by_kind[kind] = [c]
-            else:
-                kind_list.append(c)
-            if zname is not None:
-                z = zones[zname]
-                z.items.append(c)
+        self.comps_by_id = dict(zip(lay.comp_ids, comps))
+        self.comps_by_kind = {kind: [comps[i] for i in idxs] for kind, idxs in lay.kinds.items()}
+        zones = self.zones
+        for zname, idxs in lay.starts.items():
+            z = zones[zname]
+            z.items = [comps[i] for i in idxs]
+            for c in z.items:
                 c.zone = z
-        self.handlers = {ev: [(self.comps_by_id[o] if o else None, inst, fn)
-                              for o, inst, fn in hs]
-                         for ev, hs in program.handlers.items()}
-        self.abilities = {w: [(label, self.comps_by_id[o] if o else None, cond, body)
-                              for label, o, cond, body in abs_]
-                          for w, abs_ in program.abilities.items()}
+        self._handlers = {}  # event -> [(owner, instead, fn)], made when first fired
+        self._abilities = {}  # window -> [(label, owner, cond, body)], likewise
         self._firsts = {}  # (kind, attribute) -> {value: first component} (first_by)
         if program.fast:
             # how many handlers of each event, and abilities of each window, are
             # live (generated code asks before it triggers, collects or opens),
             # and the places of the live handlers of each event, in order: only
             # those are called. Components update both as they move (_relive).
-            self.live_at = {ev: [i for i, (o, _, _) in enumerate(hs) if _runs(o, None)]
-                            for ev, hs in self.handlers.items()}
-            for event, places in self.live_at.items():
-                setattr(self, f"ev_{event}", len(places))
-            for window, abs_ in self.abilities.items():
-                setattr(self, f"wn_{window}", sum(1 for _, o, _, _ in abs_ if _runs(o, None)))
-            for cid, counts in program.hooks.items():
-                comps_by_id[cid]._hooks = counts
+            self.live_at = {ev: places[:] for ev, places in program.start_live.items()}
+            self.__dict__.update(program.start_counts)
+            for i, counts in program.comp_hooks:
+                comps[i]._hooks = counts
             self.trigger, self.collect, self.replace = \
                 self._trigger_live, self._collect_live, self._replace_live
         self.agents = list(agents) if agents else []
@@ -775,14 +811,33 @@ class Game(Decisions, GameLog):
                 raise RuleError(f"'on' names components, not {kind_of(c)}")
         return set(items)
 
+    def handlers_of(self, event):
+        """[(owner, instead, fn)] of an event, in order (made on first use)."""
+        hs = self._handlers.get(event)
+        if hs is None:
+            by_id = self.comps_by_id
+            hs = self._handlers[event] = [(by_id[o] if o else None, inst, fn) for o, inst, fn
+                                          in self.program.handlers.get(event, ())]
+        return hs
+
+    def abilities_of(self, window):
+        """[(label, owner, cond, body)] of a window, in order (made on first use)."""
+        abs_ = self._abilities.get(window)
+        if abs_ is None:
+            by_id = self.comps_by_id
+            abs_ = self._abilities[window] = [
+                (label, by_id[o] if o else None, cond, body)
+                for label, o, cond, body in self.program.abilities.get(window, ())]
+        return abs_
+
     def trigger(self, event, args, on=None):
-        for owner, instead, fn in self.handlers.get(event, ()):
+        for owner, instead, fn in self.handlers_of(event):
             if instead or not _runs(owner, on):
                 continue
             fn(self, owner, *args)
 
     def replace(self, event, args, on=None):
-        for owner, instead, fn in self.handlers.get(event, ()):
+        for owner, instead, fn in self.handlers_of(event):
             if not instead or not _runs(owner, on):
                 continue
             if fn(self, owner, *args) is not NOMATCH:
@@ -791,7 +846,7 @@ class Game(Decisions, GameLog):
 
     def collect(self, event, args, on=None):
         out = []
-        for owner, instead, fn in self.handlers.get(event, ()):
+        for owner, instead, fn in self.handlers_of(event):
             if instead or not _runs(owner, on):
                 continue
             v = fn(self, owner, *args)
@@ -804,7 +859,7 @@ class Game(Decisions, GameLog):
     # each. Places are looked up afresh after every handler, as the reference
     # tests each handler's liveness when it comes to it.
     def _live_handlers(self, event):
-        hs, live = self.handlers.get(event, ()), self.live_at.get(event, ())
+        hs, live = self.handlers_of(event), self.live_at.get(event, ())
         pos = -1
         while True:
             j = bisect_right(live, pos)
@@ -970,9 +1025,31 @@ class Game(Decisions, GameLog):
         money = self.program.money
         if amount % money[-1][2]:
             raise RuleError(f"pay {amount}: not a multiple of the smallest note ({money[-1][2]})")
-        have = sum(getattr(payer, a) * v for _, a, v in money)
+        have, need, give = 0, amount, {}
+        for _, a, value in money:  # the greedy split, tried first: it usually fits
+            n = getattr(payer, a)
+            have += n * value
+            k = n if n < need // value else need // value
+            give[a] = k
+            need -= k * value
         if have < amount:
             raise RuleError(f"{payer.id} cannot pay {amount}: holds only {have}")
+        if need:
+            give = self._change_for(amount, payer, payee)
+            if give is None:
+                return amount  # paid with a bigger note, change taken back
+        for a, k in give.items():
+            if k:
+                setattr(payer, a, getattr(payer, a) - k)
+                setattr(payee, a, getattr(payee, a) + k)
+        if self.logging:
+            self.say(f"{payer.id} pays {amount} to {payee.id}")
+        return amount
+
+    def _change_for(self, amount, payer, payee):
+        """The notes payer hands over for `amount` once the bank (or someone)
+        has broken its bigger notes; None when it overpaid and took change."""
+        money = self.program.money
         bank = self.side_by_id(self.program.rs.bank)
         while True:
             give, need = {}, amount
@@ -981,7 +1058,7 @@ class Game(Decisions, GameLog):
                 give[a] = k
                 need -= k * value
             if need == 0:
-                break
+                return give
             # break the smallest note bigger than what is still needed
             big = [(a, v) for _, a, v in reversed(money)
                    if v > need and getattr(payer, a) - give[a] > 0]
@@ -991,15 +1068,8 @@ class Game(Decisions, GameLog):
                 continue
             # last resort: hand over the bigger note and take change from the payee
             if big and self._overpay(payer, payee, give, big[0], need):
-                return amount
+                return None
             raise RuleError(f"no change can be made for {payer.id}'s payment of {amount}")
-        for a, k in give.items():
-            if k:
-                setattr(payer, a, getattr(payer, a) - k)
-                setattr(payee, a, getattr(payee, a) + k)
-        if self.logging:
-            self.say(f"{payer.id} pays {amount} to {payee.id}")
-        return amount
 
     def _overpay(self, payer, payee, give, note, need):
         piece, value = note

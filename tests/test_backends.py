@@ -85,3 +85,61 @@ def test_a_broken_rule_is_reported_once_by_either_back_end(tmp_path):
         _, diags = load_program(rules, backend=backend)
         found[backend] = [d.short() for d in diags]
     assert found["fast"] == found["reference"] and found["fast"]
+
+
+# Rules that reach each form the fast back end writes in place of a call:
+# sum/count/any/every/first with a lambda written in place (whose body logs
+# and pays steps, so order and stopping points show), range of a literal,
+# len of a zone and of a list, space("id"), a trigger and a window whose
+# arguments call functions (evaluated before anyone is asked), and a test
+# against []. Both back ends must leave the same log and steps.
+_INLINED = '''
+def noisy(p, k) {
+  log "{p} looks at {k}"
+  return k
+}
+
+on landed(p, s) when p.laps > 99 { log "never" }
+
+phase inlined {
+  for p in players {
+    let xs = [noisy(p, i) for i in range(4)]
+    let total = sum(xs, x => noisy(p, x) * 2)
+    let odd = count(xs, x => noisy(p, x) % 2 == 1)
+    let some = any(xs, x => noisy(p, x) == 1)
+    let all_small = every(xs, x => noisy(p, x) < 2)
+    let found = first(xs, x => noisy(p, x) > 1)
+    let s3 = space("s3")
+    log "{p}: {total} {odd} {some} {all_small} {found} {len(xs)} {len(cup)} {s3}"
+    trigger landed(p, step("loop", p.at, noisy(p, 1)))
+    window anytime(noisy(p, 2)) for p
+    if [x for x in xs if x > 5] == [] { log "none above five" }
+  }
+}
+'''
+
+
+def test_written_in_place_forms_play_the_same(tmp_path):
+    import shutil
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    flow = rules / "race.rules"
+    text = flow.read_text().replace("  rounds 10 {\n    race\n", "  rounds 10 {\n    inlined\n    race\n")
+    assert "inlined" in text
+    flow.write_text(text + _INLINED)
+    found = compare(rules, range(20), None, {})
+    assert not found, "\n".join(str(m) for m in found[:3])
+    from interpreter.agents import RandomAgent
+    from interpreter.engine import Game, load_program
+    program, diags = load_program(rules)
+    assert program is not None, diags
+    game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+    game.run()
+    text = "\n".join(e.get("text", "") for e in game.log)
+    # sum pays each body once, in order; any and every stop where they decide
+    assert "red: 12 2 true false 2 4 2 s3" in text, text[:2000]
+    first_round = text.split("== round 2")[0]
+    # 4 + 4 (sum) + 4 (count) + 2 (any stops at 1) + 3 (every stops at 2)
+    # + 3 (first stops at 2) + 1 (the trigger's argument) + 1 (the window's)
+    assert first_round.count("red looks at") == 22
+    assert "none above five" in text
