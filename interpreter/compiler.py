@@ -134,6 +134,9 @@ class Compiler:
         self.arranging = False  # compiling a scenario's `arrange`: supplies may be set
         self.replaceable: set = set()  # events triggered with a default block
         self.kind_of_comp = {c.id: c.kind for c in rs.components}
+        # fast: the code of an inlined track("...") -> (its size, the game's own
+        # list): a loop over it pays the size and walks that list, uncopied
+        self.track_loops = {}
         fixed = set(rs.pieces) | set(rs.space_attrs) | {n for _, n in rs.zones}
         for k in rs.kinds.values():
             fixed |= set(k.attributes)
@@ -743,7 +746,9 @@ class Compiler:
                     n.args[0].parts[0] in self.rs.tracks:
                 track = n.args[0].parts[0]
                 size = len(self.rs.tracks[track][0])
-                return f"(spend(G, {size}) or list(G.tracks[{track!r}][0]))", result
+                code = f"(spend(G, {size}) or list(G.tracks[{track!r}][0]))"
+                self.track_loops[code] = (size, f"G.tracks[{track!r}][0]")
+                return code, result
             if self.fast and name in ("space", "component") and isinstance(n.args[0], A.Str) \
                     and len(n.args[0].parts) == 1 and isinstance(n.args[0].parts[0], str):
                 known = n.args[0].parts[0]
@@ -759,6 +764,12 @@ class Compiler:
                     return f"len({codes[0]}.items)", result
                 if types[0] == "str" or types[0].startswith("list:"):
                     return f"len({codes[0]})", result
+            if self.fast and name == "cash" and self.rs.money and len(n.args) == 1 and \
+                    isinstance(n.args[0], A.Name):
+                # a side's money: its notes times their values, summed in place
+                # (as B_cash reads them, whatever the value: the same failure)
+                return "(" + " + ".join(f"{codes[0]}.{py_name(piece)} * {value}"
+                                        for piece, value in self.rs.money) + ")", result
             walked = self.walk_inline(name, n, codes, kwargs) if self.fast else None
             if walked is not None:
                 return walked, result
@@ -769,7 +780,7 @@ class Compiler:
         return "None", "any"
 
     def walk_inline(self, name, n, codes, kwargs):
-        """fast: sum, count, any, every or first over a list with a lambda
+        """fast: sum, count, any, every, first or distinct over a list with a lambda
         written in place, as one Python loop over the paid-for items (no call
         of the lambda per item); the same steps, results and order of
         evaluation as the built-in (builtins.py), any and every stopping
@@ -1181,6 +1192,11 @@ class Compiler:
             self.err(iter_node, "TYPE", f"cannot {what} {_tname(it)}")
         inner = scope.child()
         inner.names[var] = Var(f"l_{var}", elem(it))
+        if icode in self.track_loops:  # rules never change a track: walk it as it is
+            size, direct = self.track_loops[icode]
+            self.emit(ind, f"G.fuel -= {size}", span)
+            self.emit(ind, "if G.fuel < 0: G.out_of_steps()", span)
+            icode = direct
         self.emit(ind, f"for l_{var} in {iter_code(icode, it)}:", span)
         self.tick(ind + 1, span)
         if cond is not None:
@@ -1414,9 +1430,24 @@ class Compiler:
                 icode, itype = self.expr(it, inner)
                 inner = inner.child()
                 inner.names[var] = Var(f"l_{var}", elem(itype))
-                self.emit(depth, f"for l_{var} in {iter_code(icode, itype)}:", opt.span)
-                depth += 1
-                self.tick(depth, opt.span)
+                if self.fast:
+                    # nothing leaves an option loop early: its steps, one a
+                    # turn, are paid before it starts (the same total)
+                    if icode in self.track_loops:
+                        size, direct = self.track_loops[icode]
+                        walk, cost = direct, str(2 * size)
+                    else:
+                        walk = self.fresh("ow")
+                        self.emit(depth, f"{walk} = {iter_code(icode, itype)}", opt.span)
+                        cost = f"len({walk})"
+                    self.emit(depth, f"G.fuel -= {cost}", opt.span)
+                    self.emit(depth, "if G.fuel < 0: G.out_of_steps()", opt.span)
+                    self.emit(depth, f"for l_{var} in {walk}:", opt.span)
+                    depth += 1
+                else:
+                    self.emit(depth, f"for l_{var} in {iter_code(icode, itype)}:", opt.span)
+                    depth += 1
+                    self.tick(depth, opt.span)
                 vars_.append(var)
             if opt.cond is not None:
                 c = self.cond(opt.cond, inner, "an option's 'when' condition")
@@ -1621,6 +1652,8 @@ _WALKS = {
     "any": "any({body} for {var} in {xs})",
     "every": "all({body} for {var} in {xs})",
     "first": "next(({var} for {var} in {xs} if {body}), None)",
+    "distinct": "[{var} for seen_ in [set()] for {var} in {xs} for key_ in [{body}] "
+                "if key_ not in seen_ and not seen_.add(key_)]",
 }
 
 

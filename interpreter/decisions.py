@@ -220,6 +220,11 @@ class Decisions:
         return opts[best]
 
     def window(self, name, args, who, round_robin):
+        if not round_robin:  # one player, offered again after each use (as _WindowRun)
+            if not who.bot and self.abilities_of(name):
+                while self.offer(who, name, args):
+                    pass
+            return
         run = self.window_run(name, args, who, round_robin)
         while run.step():
             pass

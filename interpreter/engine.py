@@ -925,6 +925,21 @@ class Game(Decisions, GameLog):
 
     # ------------------------------------------------------------ effects
     def move(self, what, dest, top=True):
+        if type(what) is Comp and type(dest) is Zone:  # one component: the common case
+            z = what.zone
+            what._seen = None
+            if what._hooks and (z is not None and z.live) != dest.live:
+                self._relive(what, dest.live)
+            if z is not None:
+                z.items.remove(what)
+            if top:
+                dest.items.insert(0, what)
+            else:
+                dest.items.append(what)
+            what.zone = dest
+            if self.logging:
+                self._log_moves([(what, z)], dest)
+            return
         if type(what) is Comp:
             items = (what,)
         elif what is None:
@@ -1121,6 +1136,16 @@ class Game(Decisions, GameLog):
             dice = dice.items
         rig = self.rig
         rng = self.rng
+        if rig is None:  # no scenario rig: every face is drawn
+            draw = rng._randbelow
+            for d in dice:
+                sides = d.u_sides
+                # randint(1, sides) draws exactly this, through two more calls
+                d.u_value = 1 + draw(sides) if type(sides) is int and sides > 0 \
+                    else rng.randint(1, sides)
+            if self.logging:
+                self._log_roll(dice)
+            return
         for d in dice:
             if rig is not None and rig.rolls:
                 d.u_value = rig.rolls.pop(0)
