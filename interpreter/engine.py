@@ -926,17 +926,7 @@ class Game(Decisions, GameLog):
     # ------------------------------------------------------------ effects
     def move(self, what, dest, top=True):
         if type(what) is Comp and type(dest) is Zone:  # one component: the common case
-            z = what.zone
-            what._seen = None
-            if what._hooks and (z is not None and z.live) != dest.live:
-                self._relive(what, dest.live)
-            if z is not None:
-                z.items.remove(what)
-            if top:
-                dest.items.insert(0, what)
-            else:
-                dest.items.append(what)
-            what.zone = dest
+            z = self._shift(what, dest, top)
             if self.logging:
                 self._log_moves([(what, z)], dest)
             return
@@ -952,23 +942,24 @@ class Game(Decisions, GameLog):
             self.fuel -= len(items)
             if self.fuel < 0:
                 self.out_of_steps()
-        moved = []
-        for c in items:
-            z = c.zone
-            c._seen = None  # what a reveal showed was where it lay
-            if c._hooks and (z is not None and z.live) != dest.live:
-                self._relive(c, dest.live)
-            if z is not None:
-                z.items.remove(c)
-            if top:
-                dest.items.insert(0, c)
-            else:
-                dest.items.append(c)
-            c.zone = dest
-            if self.logging:
-                moved.append((c, z))
-        if moved:
+        moved = [(c, self._shift(c, dest, top)) for c in items]
+        if moved and self.logging:
             self._log_moves(moved, dest)
+
+    def _shift(self, c, dest, top):
+        """Component c leaves its zone for dest (on top, or at the bottom); the zone it left."""
+        z = c.zone
+        c._seen = None  # what a reveal showed was where it lay
+        if c._hooks and (z is not None and z.live) != dest.live:
+            self._relive(c, dest.live)
+        if z is not None:
+            z.items.remove(c)
+        if top:
+            dest.items.insert(0, c)
+        else:
+            dest.items.append(c)
+        c.zone = dest
+        return z
 
     def place(self, piece, owner, loc, n):
         if owner is None:
