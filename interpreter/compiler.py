@@ -16,6 +16,7 @@ game's step budget; arithmetic that could grow without end is range-checked.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -630,6 +631,8 @@ class Compiler:
             return "None", "any"
         if self.fast and t == "side" and n.name in self.rs.side_vars:
             self.attr_src[id(n)] = ("svar", n.name)  # passed on: whatever that variable is
+        if self.fast and t == "zone" and n.name == "top" and _pure(n.obj):
+            return f"({code}.items[0] if {code}.items else None)", at[0]  # Zone.top, in place
         return self.attr_code(code, t, n.name), at[0]
 
     def attr_code(self, code, t, name):
@@ -972,7 +975,8 @@ class Compiler:
             ccode, ct = self.expr(n.cond, inner)
             self.expect(n.cond, ct, "bool", "a comprehension's test")
             cond = f" if {ccode}"
-        return f"[{ecode} for l_{n.var} in B_each(G, {icode}){cond}]", list_of(et)
+        walk = "paid" if self.fast else "B_each"  # the same function, one call fewer
+        return f"[{ecode} for l_{n.var} in {walk}(G, {icode}){cond}]", list_of(et)
 
     def e_Lambda(self, n, scope):
         inner = scope.child()
@@ -1001,15 +1005,32 @@ class Compiler:
         lit = isinstance(n.left, A.Num), isinstance(n.right, A.Num)
         if all(lit):
             return f"({lc} {'//' if n.op == '/' else n.op} {rc})", "int"
+        # fast: operands that only compute may be read twice, so the common
+        # case (numbers the checker knows are numbers, well inside the limit)
+        # skips the helper's call
+        inline = self.fast and _pure(n.left) and _pure(n.right)
         if n.op in ("+", "-"):
             if any(lit):  # grows by a constant a turn at most; lists and text fail on it
                 return f"({lc} {n.op} {rc})", "int"
             if lt == rt == "int":
+                if inline:
+                    half = MAX_NUMBER // 2
+                    return (f"({lc} {n.op} {rc} if -{half} <= {lc} <= {half} and "
+                            f"-{half} <= {rc} <= {half} else num({lc} {n.op} {rc}))"), "int"
                 return f"num({lc} {n.op} {rc})", "int"
             return f"B_{'add' if n.op == '+' else 'sub'}(G, {lc}, {rc})", "int"
         # * / % check their operands first: a list or a text must never be
         # repeated or formatted by Python
         helper = {"*": "B_mul", "/": "B_div", "%": "B_mod"}[n.op]
+        if inline and n.op == "*" and lt == rt == "int":
+            call = f"B_mul(G, {lc}, {rc})"
+            for x, y, is_lit in ((lc, n.right, lit[1]), (rc, n.left, lit[0])):
+                if is_lit and y.value != 0:  # x * c: in range while |x| <= limit // |c|
+                    k = MAX_NUMBER // abs(y.value)
+                    return f"({lc} * {rc} if -{k} <= {x} <= {k} else {call})", "int"
+            root = math.isqrt(MAX_NUMBER)
+            return (f"({lc} * {rc} if -{root} <= {lc} <= {root} and -{root} <= {rc} <= {root} "
+                    f"else {call})"), "int"
         return f"{helper}(G, {lc}, {rc})", "int"
 
     def e_Compare(self, n, scope):

@@ -67,7 +67,12 @@ class Decisions:
             if self.hooks is not None:
                 self._asked(player, name, labels, labels[0])
             return opts[0]
-        agent, view = self._agent_for(player, name)
+        if player.is_player and self.decisions < MAX_DECISIONS and \
+                self.viewless[player.index]:
+            self.decisions += 1  # _agent_for's common case, without its calls
+            agent, view = self.agents[player.index], None
+        else:
+            agent, view = self._agent_for(player, name)
         i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))
         label = labels[i]
         self.history.append((player.id, name, label))

@@ -543,6 +543,8 @@ class Game(Decisions, GameLog):
             self.trigger, self.collect, self.replace = \
                 self._trigger_live, self._collect_live, self._replace_live
         self.agents = list(agents) if agents else []
+        # agents that never ask for a view (most): choose() need not build one
+        self.viewless = [not getattr(a, "wants_view", False) for a in self.agents]
         self.decisions = 0
         # the step budget (limits.py; game.yaml limits.steps; --max-steps), handed
         # out in chunks: generated code counts `fuel` down, out_of_steps refills it
@@ -926,40 +928,35 @@ class Game(Decisions, GameLog):
     # ------------------------------------------------------------ effects
     def move(self, what, dest, top=True):
         if type(what) is Comp and type(dest) is Zone:  # one component: the common case
-            z = self._shift(what, dest, top)
-            if self.logging:
-                self._log_moves([(what, z)], dest)
-            return
-        if type(what) is Comp:
             items = (what,)
         elif what is None:
             return
         else:
-            items = what.items[:] if type(what) is Zone else list(what)
-        if type(dest) is not Zone:
-            raise RuleError(f"cannot move into {display(dest)}: not a zone")
-        if len(items) > 1:
-            self.fuel -= len(items)
-            if self.fuel < 0:
-                self.out_of_steps()
-        moved = [(c, self._shift(c, dest, top)) for c in items]
-        if moved and self.logging:
+            items = (what,) if type(what) is Comp else \
+                what.items[:] if type(what) is Zone else list(what)
+            if type(dest) is not Zone:
+                raise RuleError(f"cannot move into {display(dest)}: not a zone")
+            if len(items) > 1:
+                self.fuel -= len(items)
+                if self.fuel < 0:
+                    self.out_of_steps()
+        moved = [] if self.logging else None
+        for c in items:
+            z = c.zone
+            c._seen = None  # what a reveal showed was where it lay
+            if c._hooks and (z is not None and z.live) != dest.live:
+                self._relive(c, dest.live)
+            if z is not None:
+                z.items.remove(c)
+            if top:
+                dest.items.insert(0, c)
+            else:
+                dest.items.append(c)
+            c.zone = dest
+            if moved is not None:
+                moved.append((c, z))
+        if moved:
             self._log_moves(moved, dest)
-
-    def _shift(self, c, dest, top):
-        """Component c leaves its zone for dest (on top, or at the bottom); the zone it left."""
-        z = c.zone
-        c._seen = None  # what a reveal showed was where it lay
-        if c._hooks and (z is not None and z.live) != dest.live:
-            self._relive(c, dest.live)
-        if z is not None:
-            z.items.remove(c)
-        if top:
-            dest.items.insert(0, c)
-        else:
-            dest.items.append(c)
-        c.zone = dest
-        return z
 
     def place(self, piece, owner, loc, n):
         if owner is None:

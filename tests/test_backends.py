@@ -143,3 +143,45 @@ def test_written_in_place_forms_play_the_same(tmp_path):
     # + 3 (first stops at 2) + 1 (the trigger's argument) + 1 (the window's)
     assert first_round.count("red looks at") == 22
     assert "none above five" in text
+
+
+_ARITHMETIC = '''
+phase numbers {
+  for p in players {
+    let a = p.laps + 1
+    let b = a * 7
+    let c = b * a + a - b
+    let top = cup.top
+    log "{p}: {a} {b} {c} {top}"
+    let big = 1
+    let n = 0
+    while n < 60 {
+      big = big * 3 + big
+      n += 1
+    }
+    log "never: {big}"
+  }
+}
+'''
+
+
+def test_arithmetic_in_place_fails_as_the_helpers_do(tmp_path):
+    """Sums and products written in place take the helpers' path near the
+    limit: a number that grows past it fails the same way on both back ends."""
+    import shutil
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    flow = rules / "race.rules"
+    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
+                                             "  rounds 10 {\n    numbers\n    race\n")
+                    + _ARITHMETIC)
+    found = compare(rules, range(3), None, {})
+    assert not found, "\n".join(str(m) for m in found[:3])
+    from interpreter.agents import RandomAgent
+    from interpreter.engine import Game, load_program
+    program, _ = load_program(rules)
+    assert "B_mul(G" in program.compiled.source  # the fallback is there
+    game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+    with pytest.raises(Exception, match="past the limit"):
+        game.run()
+    assert any(e.get("text") == "red: 1 7 1 die-1" for e in game.log), game.log[:5]
