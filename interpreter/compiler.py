@@ -138,6 +138,9 @@ class Compiler:
         # fast: the code of an inlined track("...") -> (its size, the game's own
         # list): a loop over it pays the size and walks that list, uncopied
         self.track_loops = {}
+        # fast: the code of a collect asked only while live -> (the collect,
+        # the live count), so sum(collect ...) skips its walk when nobody answers
+        self.guarded = {}
         fixed = set(rs.pieces) | set(rs.space_attrs) | {n for _, n in rs.zones}
         for k in rs.kinds.values():
             fixed |= set(k.attributes)
@@ -765,8 +768,13 @@ class Compiler:
             if self.fast and name == "len" and len(codes) == 1:
                 if types[0] == "zone":
                     return f"len({codes[0]}.items)", result
-                if types[0] == "str" or types[0].startswith("list:"):
-                    return f"len({codes[0]})", result
+                # a list, text, table or (Zone.__len__) zone: what B_len
+                # counts; anything else fails either way
+                return f"len({codes[0]})", result
+            if self.fast and name == "sum" and len(codes) == 1 and codes[0] in self.guarded:
+                # nobody answers: the empty list's one step, and 0
+                call, live = self.guarded[codes[0]]
+                return f"(B_sum(G, {call}) if {live} else (spend(G, 1) or 0))", result
             if self.fast and name == "cash" and self.rs.money and len(n.args) == 1 and \
                     isinstance(n.args[0], A.Name):
                 # a side's money: its notes times their values, summed in place
@@ -800,8 +808,9 @@ class Compiler:
     def infer_params(self, lists: bool = True) -> dict:
         """The type of each parameter, result, event argument and game or
         side variable declared without a value that is always a value of one kind
-        (a side, a space, a component, a list of one of those; a parameter
-        may also be a zone), from what every call, trigger, `return` and
+        (a side, a space, a component, a number, a list of one of those; a
+        parameter may also be a zone; a number is never one that may be
+        none), from what every call, trigger, `return` and
         assignment passes: what passes a parameter or a call on passes its
         type. Functions with overrides keep untyped parameters and results,
         and so does whatever something untyped reaches."""
@@ -818,7 +827,7 @@ class Compiler:
             if src == "none":
                 return None  # a missing value: fails alike however it is typed
             entity = src[5:] if lists and src.startswith("list:") else src
-            if entity in ("side", "space") or entity.startswith("comp") or src == "zone":
+            if entity in ("side", "space", "int") or entity.startswith("comp") or src == "zone":
                 return src
             return "any"
 
@@ -831,6 +840,8 @@ class Compiler:
                 seen = {source(src) for src in self.sites[key]}
                 seen.discard(None)
                 t = seen.pop() if len(seen) == 1 else "any" if seen else None
+                if t in ("int", "list:int") and "none" in self.sites[key]:
+                    t = "any"  # none shows as "none" untyped: a number must never be none
                 if t == "zone" and key[0] == "ret":
                     t = "any"  # a result may be none, where a zone loop would differ
                 if t != types[key]:
@@ -948,7 +959,9 @@ class Compiler:
         if self.fast and all(_pure(a) for a in n.args):
             if n.event not in self.heard:
                 return "[]", "list:any"
-            return f"(G.collect({n.event!r}, {args}) if G.ev_{n.event} else [])", "list:any"
+            code = f"(G.collect({n.event!r}, {args}) if G.ev_{n.event} else [])"
+            self.guarded[code] = (f"G.collect({n.event!r}, {args})", f"G.ev_{n.event}")
+            return code, "list:any"
         return f"G.collect({n.event!r}, {args})", "list:any"
 
     def targets(self, node, scope):

@@ -185,3 +185,40 @@ def test_arithmetic_in_place_fails_as_the_helpers_do(tmp_path):
     with pytest.raises(Exception, match="past the limit"):
         game.run()
     assert any(e.get("text") == "red: 1 7 1 die-1" for e in game.log), game.log[:5]
+
+
+def test_a_number_that_may_be_none_keeps_showing_none(tmp_path):
+    """Numbers are inferred for parameters and results, but never for one
+    that may be none: that one must still read "none" in a log line."""
+    import shutil
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    flow = rules / "race.rules"
+    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
+                                             "  rounds 10 {\n    shown\n    race\n") + '''
+def say(n) {
+  let text = "n is {n}"
+  log "{text}"
+  return n
+}
+
+def twice(n) {
+  return n + n
+}
+
+phase shown {
+  say(3)
+  say(none)
+  log "twice {twice(4)}"
+}
+''')
+    found = compare(rules, range(3), None, {})
+    assert not found, "\n".join(str(m) for m in found[:3])
+    from interpreter.agents import RandomAgent
+    from interpreter.engine import Game, load_program
+    program, _ = load_program(rules)
+    assert "(l_n + l_n if -" in program.compiled.source  # twice's n is a number
+    game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+    game.run()
+    texts = [e.get("text") for e in game.log]
+    assert "n is 3" in texts and "n is none" in texts and "twice 8" in texts
