@@ -675,6 +675,8 @@ class Compiler:
             return f"{code}.counts[{icode}.index]", "int"
         if is_list(t):
             self.expect(n.index, it, "int", "a list index")
+            if self.fast and t == "zone":
+                return f"{code}.items[{icode}]", elem(t)  # Zone.__getitem__, in place
             return f"{code}[{icode}]", elem(t)
         if t in ("int", "bool", "none", "side", "space") or t.startswith("comp"):
             self.err(n, "TYPE", f"{_tname(t)} cannot be indexed")
@@ -771,6 +773,8 @@ class Compiler:
                 # a list, text, table or (Zone.__len__) zone: what B_len
                 # counts; anything else fails either way
                 return f"len({codes[0]})", result
+            if self.fast and name in ("min", "max") and len(codes) >= 2:
+                return f"{name}({', '.join(codes)})", result  # as B_min/B_max compare them
             if self.fast and name == "sum" and len(codes) == 1 and codes[0] in self.guarded:
                 # nobody answers: the empty list's one step, and 0
                 call, live = self.guarded[codes[0]]

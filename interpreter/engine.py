@@ -110,6 +110,12 @@ class Program:
                                                         if o is None or live[o])
         place = {c[0]: i for i, c in enumerate(self.template.comps)}
         self.comp_hooks = [(place[cid], counts) for cid, counts in self.hooks.items()]
+        # fast: event -> {owning component's id: its handlers' places}, for `on X`
+        self.places_of = {}
+        for event, hs in (self.handlers.items() if self.fast else ()):
+            for pos, (owner, _, _) in enumerate(hs):
+                if owner is not None:
+                    self.places_of.setdefault(event, {}).setdefault(owner, []).append(pos)
         self.money = [(piece, py_name(piece), value) for piece, value in rs.money]
         self.steps = rs.steps or DEFAULT_STEPS
         # attribute allow-lists for values whose type the checker did not know
@@ -870,26 +876,38 @@ class Game(Decisions, GameLog):
             pos = live[j]
             yield hs[pos]
 
+    def _handlers_on(self, event, on):
+        """The handlers of `event` owned by the components in `on`, in order:
+        the ones the reference finds testing each (`on` does not change)."""
+        places = self.program.places_of.get(event)
+        if not places or not on:
+            return ()
+        hs = self.handlers_of(event)
+        if len(places) < len(on):  # walk the smaller of the two
+            by_id = self.comps_by_id
+            found = [p for cid, ps in places.items() if by_id[cid] in on for p in ps]
+        else:
+            found = [p for c in on for p in places.get(c.id, ()) if hs[p][0] is c]
+        found.sort()
+        return [hs[p] for p in found]
+
     def _trigger_live(self, event, args, on=None):
-        if on is not None:
-            return Game.trigger(self, event, args, on)
-        for owner, instead, fn in self._live_handlers(event):
+        for owner, instead, fn in (self._live_handlers(event) if on is None
+                                   else self._handlers_on(event, on)):
             if not instead:
                 fn(self, owner, *args)
 
     def _replace_live(self, event, args, on=None):
-        if on is not None:
-            return Game.replace(self, event, args, on)
-        for owner, instead, fn in self._live_handlers(event):
+        for owner, instead, fn in (self._live_handlers(event) if on is None
+                                   else self._handlers_on(event, on)):
             if instead and fn(self, owner, *args) is not NOMATCH:
                 return True
         return False
 
     def _collect_live(self, event, args, on=None):
-        if on is not None:
-            return Game.collect(self, event, args, on)
         out = []
-        for owner, instead, fn in self._live_handlers(event):
+        for owner, instead, fn in (self._live_handlers(event) if on is None
+                                   else self._handlers_on(event, on)):
             if not instead:
                 v = fn(self, owner, *args)
                 if v is not None and v is not NOMATCH:
