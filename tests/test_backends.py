@@ -222,3 +222,17 @@ phase shown {
     game.run()
     texts = [e.get("text") for e in game.log]
     assert "n is 3" in texts and "n is none" in texts and "twice 8" in texts
+
+
+@pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="needs valgrind")
+def test_the_benchmark_counts_instructions_per_game():
+    import re
+    import subprocess
+    import sys
+    bench = Path(__file__).resolve().parent.parent / "tools" / "bench"
+    out = subprocess.run([sys.executable, str(bench), str(RULES / "tutorial_race"),
+                          "--backend", "fast", "--instructions", "--games", "2"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    m = re.search(r"fast: ([\d.]+) million instructions per game \(2 games\)", out.stdout)
+    assert m and float(m.group(1)) > 0, out.stdout
