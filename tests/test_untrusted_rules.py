@@ -412,3 +412,19 @@ def test_an_endless_loop_of_indexed_lookups_runs_out_of_steps(tmp_path):
     folder = make(tmp_path, 'while true {\n  keep = first(components("die"), x => x.id == "d6")\n}')
     d = runtime_error(folder, steps=20_000)
     assert d.path.endswith("flow.rules") and "20,000 steps" in d.message
+
+
+def test_a_one_player_window_offers_again_after_each_use(tmp_path):
+    """Used, an ability is offered again at the same window until the player
+    passes or nothing is usable: on both back ends (the fast one opens a
+    one-player window without a window object)."""
+    from interpreter.agents import FirstAgent
+    folder = make(tmp_path, "window bump() for red\nwindow bump() for blue", extra={
+        "more.rules": 'ability "bump" at bump(p) when counter < 3 { counter += 1 }\n'})
+    for backend in ("fast", "reference"):
+        program, diags = load_program(folder, backend=backend)
+        assert program is not None, [d.short() for d in diags]
+        game = Game(program, seed=1, agents=[FirstAgent(), FirstAgent()], logging=True)
+        game.run()
+        assert game.v_counter == 3, backend
+        assert sum(1 for e in game.log if e.get("text") == "red uses bump") == 3, backend
