@@ -794,6 +794,19 @@ class Compiler:
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
         return "None", "any"
 
+    def runs_no_rules(self, nodes, scope) -> bool:
+        """No rule function, handler (collect) or let-bound lambda runs in
+        these expressions: only built-ins and lambdas written in them."""
+        for n in _walk(nodes):
+            if isinstance(n, A.Collect):
+                return False
+            if isinstance(n, A.Call) and not (isinstance(n.func, A.Name) and
+                                              n.func.id in BUILTINS and
+                                              n.func.id not in self.funcs and
+                                              scope.lookup(n.func.id) is None):
+                return False
+        return True
+
     def walk_inline(self, name, n, codes, kwargs):
         """fast: sum, count, any, every, first or distinct over a list with a lambda
         written in place, as one Python loop over the paid-for items (no call
@@ -1464,13 +1477,16 @@ class Compiler:
             inner = scope.child()
             depth = ind
             vars_ = []
+            # fast: an option loop that nothing can end early (no rule function
+            # or handler runs inside it, which might `win`) pays its steps,
+            # one a turn, before it starts: the same total
+            upfront = self.fast and self.runs_no_rules(
+                [it for _, it in opt.fors[1:]] + [opt.cond, opt.label, opt.prefer], scope)
             for var, it in opt.fors:
                 icode, itype = self.expr(it, inner)
                 inner = inner.child()
                 inner.names[var] = Var(f"l_{var}", elem(itype))
-                if self.fast:
-                    # nothing leaves an option loop early: its steps, one a
-                    # turn, are paid before it starts (the same total)
+                if upfront:
                     if icode in self.track_loops:
                         size, direct = self.track_loops[icode]
                         walk, cost = direct, str(2 * size)

@@ -887,7 +887,7 @@ class Game(Decisions, GameLog):
             by_id = self.comps_by_id
             found = [p for cid, ps in places.items() if by_id[cid] in on for p in ps]
         else:
-            found = [p for c in on for p in places.get(c.id, ()) if hs[p][0] is c]
+            found = [p for c in on for p in places.get(c.id, ())]
         found.sort()
         return [hs[p] for p in found]
 

@@ -428,3 +428,22 @@ def test_a_one_player_window_offers_again_after_each_use(tmp_path):
         game.run()
         assert game.v_counter == 3, backend
         assert sum(1 for e in game.log if e.get("text") == "red uses bump") == 3, backend
+
+
+def test_a_win_inside_an_option_condition_pays_the_same_steps(tmp_path):
+    """An option loop whose test runs a rule function (which may end the
+    game) pays its steps turn by turn on the fast back end too."""
+    folder = make(tmp_path, 'choose red as pick {\n'
+                  '  option "n{i}" for i in range(50) when stop(i) { }\n}', extra={
+                      "more.rules": "def stop(i) {\n  if i == 3 { win red }\n  return true\n}\n"})
+    fast, ref = both(folder)
+    assert [w.id for w in fast.winners] == [w.id for w in ref.winners] == ["red"]
+    assert fast.steps_used() == ref.steps_used()
+
+
+def test_an_endless_option_loop_runs_out_of_steps_where_it_is_written(tmp_path):
+    folder = make(tmp_path, 'choose red as pick {\n'
+                  '  option "{i}-{j}" for i in range(5000), j in range(5000) { }\n}')
+    d = runtime_error(folder, steps=50_000)
+    assert d.path.endswith("flow.rules") and "50,000 steps" in d.message, d.short()
+    assert d.line == where(folder, "option")[1]
