@@ -27,6 +27,10 @@ from .ruleset import RESERVED_ATTRS, Ruleset
 from .state import py_name, to_table
 from .types import BUILTINS, compatible, elem, is_list, list_of, of_value
 
+# the characters of every id (schemas: ^[a-z0-9][a-z0-9_-]*$) and of every
+# number a label shows
+_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+
 ATTR_TYPES = {"int": "int", "str": "str", "bool": "bool", "space": "space",
               "spaces": "list:space", "enum": "str", "any": "any"}
 # Fields the engine gives every side, space and component (never u_-prefixed).
@@ -147,6 +151,11 @@ class Compiler:
         writable = set(rs.side_vars).union(*(k.properties for k in rs.kinds.values()))
         self.only_writable = writable - fixed - ANY_FIELDS
         self.space_ids = {sid for sid, _ in rs.spaces}
+        # fast: every id is made of _ID_CHARS (the schemas' pattern), so a
+        # label's parts can be told apart by any other character (lazy labels)
+        self.plain_ids = all(_ID_CHARS.issuperset(i) for i in
+                             [*self.space_ids, *self.kind_of_comp, *(s for s, _ in rs.seats),
+                              *(s for s, _ in rs.sides)])
         # names that are also something other than a side variable: reading
         # one says nothing sure about a hidden variable
         self.shared_names = fixed | set().union(*(k.properties for k in rs.kinds.values()))
@@ -1472,7 +1481,10 @@ class Compiler:
         if ranked:  # bots rank options by `prefer`; players never pay for it
             self.emit(ind, f"{wv} = {who}; {prefs} = [] if {wv}.bot else None", s.span)
             who = wv
+        start = len(self.lines)
         self.emit(ind, f"{opts} = []; {labs} = []", s.span)
+        # fast: labels that can only differ (lazy_label) are made when asked for
+        lazy = [] if self.fast and self.plain_ids else None
         for k, opt in enumerate(s.options):
             inner = scope.child()
             depth = ind
@@ -1511,6 +1523,10 @@ class Compiler:
             self.expect(opt.label, lt, "str", "an option label")
             self.public_text(opt.label, inner, "the log shows every option taken")
             vals = "".join(f" l_{v}," for v in vars_)
+            if lazy is not None:
+                head = self.lazy_label(opt, lcode, inner)
+                lazy = None if head is None else \
+                    lazy + [(head, k, vars_, lcode, len(self.lines), depth)]
             self.emit(depth, f"{opts}.append(({k},{vals})); {labs}.append({lcode})", opt.span)
             if ranked:
                 pcode = "None"
@@ -1522,9 +1538,14 @@ class Compiler:
             opt._scope = inner
             opt._vars = vars_
         if s.may:
+            if lazy is not None:
+                lazy.append(("pass", -1, [], "'pass'", len(self.lines), ind))
             self.emit(ind, f"{opts}.append((-1,)); {labs}.append('pass')", s.span)
             if ranked:
                 self.emit(ind, f"if {prefs} is not None: {prefs}.append(None)", s.span)
+        if lazy and all(not a.startswith(b) for i, (a, *_) in enumerate(lazy)
+                        for j, (b, *_) in enumerate(lazy) if i != j):
+            self.label_function(lazy, opts, labs, start, ind, s.span)
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
         extra = f", {prefs}, {site!r}" if ranked else ""
         self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {s.prompt!r}, {opts}, {labs}{extra})",
@@ -1542,6 +1563,84 @@ class Compiler:
             # the option's rules have run: a scenario may check here
             self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
         return dispatch
+
+    def lazy_label(self, opt, lcode, scope):
+        """fast: the fixed text an option's label starts with, when labels of
+        this option can only differ from each other: every loop variable is
+        shown by what its list holds once only (ids of sides, spaces and
+        components; the key of `distinct`), consecutive parts are parted by
+        a character no id or number has, and nothing in it can fail or cost
+        a step. None when that cannot be shown."""
+        lab = opt.label
+        if not isinstance(lab, A.Str) or lab.parts == []:
+            return None
+        keys = {var: self.distinct_key(it, scope) for var, it in opt.fors}
+        code, head, sep, shown = [], "", None, set()
+        for p in lab.parts:
+            if isinstance(p, str):
+                code.append(repr(p))
+                if sep is None:
+                    head += p
+                else:
+                    sep += p
+                continue
+            if sep is not None and _ID_CHARS.issuperset(sep):
+                return None  # "{a.id}{b.id}": where one ends is unknown
+            var, field = (p.id, None) if isinstance(p, A.Name) else \
+                (p.obj.id, p.name) if isinstance(p, A.Attr) and isinstance(p.obj, A.Name) \
+                else (None, None)
+            if var not in keys or keys[var] != (field or "id"):
+                return None
+            code.append(f"l_{var}.id" if field in (None, "id") else f"str(l_{var}.{py_name(field)})")
+            shown.add(var)
+            sep = ""
+        if shown != set(keys) or " + ".join(code) != lcode:
+            return None  # the code differs when a part is not an id or a number
+        return head
+
+    def distinct_key(self, it, scope):
+        """What tells the items of a loop's list apart, when each is there once:
+        "id" (sides, spaces, components), a field (distinct(xs, x => x.f)),
+        or None when unknown."""
+        if isinstance(it, A.Name):
+            v = scope.lookup(it.id)
+            return "id" if v is not None and v.code in ("G.players", "G.sides") else None
+        if isinstance(it, A.Comprehension) and isinstance(it.elt, A.Name) and \
+                it.elt.id == it.var:
+            return self.distinct_key(it.iter, scope)  # a filter keeps them apart
+        if not (isinstance(it, A.Call) and isinstance(it.func, A.Name)) or \
+                it.func.id in self.funcs or scope.lookup(it.func.id) is not None:
+            return None
+        name, args = it.func.id, it.args
+        lit = args[0].parts[0] if args and isinstance(args[0], A.Str) and \
+            len(args[0].parts) == 1 and isinstance(args[0].parts[0], str) else None
+        if name == "track" and lit in self.rs.tracks and \
+                len(set(self.rs.tracks[lit][0])) == len(self.rs.tracks[lit][0]):
+            return "id"
+        if name == "components" and lit is not None and len(args) == 1:
+            return "id"
+        if name == "distinct" and len(args) == 2 and isinstance(args[1], A.Lambda) and \
+                isinstance(args[1].body, A.Attr) and isinstance(args[1].body.obj, A.Name) and \
+                args[1].body.obj.id == args[1].param:
+            return args[1].body.name
+        return None
+
+    def label_function(self, lazy, opts, labs, start, ind, span):
+        """Rewrite an option loop to collect options only, and define `labs`
+        as the function giving one option's label (engine: Decisions.choose)."""
+        self.lines[start] = "    " * ind + f"{opts} = []"
+        for head, k, vars_, lcode, at, depth in lazy:
+            self.lines[at] = self.lines[at].split("; ", 1)[0]
+        self.emit(ind, f"def {labs}(o):", span)
+        for head, k, vars_, lcode, at, depth in lazy:
+            if k < 0:
+                continue
+            self.emit(ind + 1, f"if o[0] == {k}:", span)
+            if vars_:
+                names = ", ".join(f"l_{v}" for v in vars_)
+                self.emit(ind + 2, f"{names}{',' if len(vars_) == 1 else ''} = o[1:]", span)
+            self.emit(ind + 2, f"return {lcode}", span)
+        self.emit(ind + 1, "return 'pass'", span)
 
     def choose_some(self, s, opt, who, name, scope, ind, ch=None):
         """`choose P some PICKED from X in LIST [where C] label L [min A] [max B]

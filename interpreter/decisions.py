@@ -42,6 +42,11 @@ class Decisions:
 
     def choose(self, player, name, prompt, opts, labels, prefs=None, site=None):
         n = len(opts)
+        # the fast back end may give labels as a function of the option, when
+        # they cannot be alike (compiler.lazy_label): made only when needed
+        lazy = type(labels) is not list
+        if lazy and (player.bot or n == 0 or self.hooks is not None):
+            labels, lazy = [labels(o) for o in opts], False
         if player.bot and n:
             return self._bot_choice(player, name, opts, labels, prefs, site)
         if n == 0:
@@ -50,7 +55,7 @@ class Decisions:
             if self.hooks is not None:
                 self.hooks(self, "asked", (player.id, name, [], None))
             return None
-        if n > 1 and len(set(labels)) < n:  # options that read alike are one option
+        if not lazy and n > 1 and len(set(labels)) < n:  # options that read alike are one
             seen = {}
             for i, lab in enumerate(labels):
                 if lab not in seen:
@@ -62,19 +67,29 @@ class Decisions:
                 n = len(opts)
         if n == 1:
             if self.logging:
-                self._log_choice(player, name, opts[0], f"{labels[0]} (only option)",
-                                 choice=labels[0], forced=True)
+                label = labels(opts[0]) if lazy else labels[0]
+                self._log_choice(player, name, opts[0], f"{label} (only option)",
+                                 choice=label, forced=True)
             if self.hooks is not None:
                 self._asked(player, name, labels, labels[0])
             return opts[0]
         if player.is_player and self.decisions < MAX_DECISIONS and \
                 self.viewless[player.index]:
             self.decisions += 1  # _agent_for's common case, without its calls
-            agent, view = self.agents[player.index], None
+            uniform = self.uniform[player.index]
+            if uniform is not None:
+                i = uniform(n)  # RandomAgent.pick's own draw
+            else:
+                if lazy:
+                    labels, lazy = [labels(o) for o in opts], False
+                i = self.agents[player.index].pick(
+                    Decision(player.id, name, prompt, labels, None, self._offer))
         else:
             agent, view = self._agent_for(player, name)
-        i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))
-        label = labels[i]
+            if lazy:
+                labels, lazy = [labels(o) for o in opts], False
+            i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))
+        label = labels(opts[i]) if lazy else labels[i]
         self.history.append((player.id, name, label))
         if self.logging:
             self._log_choice(player, name, opts[i], label, choice=label, options=n)

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from . import ast as A
+from .agents import RandomAgent
 from .builtins import RULES_FILE, RuleError, items, kind_of, namespace
 from .compiler import compile_ruleset
 from .diagnostics import Diagnostic, DiagnosticError
@@ -551,6 +552,10 @@ class Game(Decisions, GameLog):
         self.agents = list(agents) if agents else []
         # agents that never ask for a view (most): choose() need not build one
         self.viewless = [not getattr(a, "wants_view", False) for a in self.agents]
+        # a plain random agent's pick is one draw from its own generator: choose()
+        # makes that draw itself, without a Decision to build (agents.RandomAgent)
+        self.uniform = [a.rng._randbelow if type(a) is RandomAgent else None
+                        for a in self.agents]
         self.decisions = 0
         # the step budget (limits.py; game.yaml limits.steps; --max-steps), handed
         # out in chunks: generated code counts `fuel` down, out_of_steps refills it

@@ -224,6 +224,68 @@ phase shown {
     assert "n is 3" in texts and "n is none" in texts and "twice 8" in texts
 
 
+_LABELS = '''
+phase labels {
+  for p in players {
+    choose p as go may "where to?" {
+      option "go:{s.id}" for s in track("loop") when s != p.at { log "{p} goes to {s}" }
+    }
+    choose p as same "all alike" {
+      option "lap" for s in track("loop") { log "{p} laps at {s}" }
+    }
+    choose p as pair "two clauses" {
+      option "a:{s.id}>{t.id}" for s in track("loop"), t in track("loop")
+          when s.index + 1 == t.index { log "{p} pairs {s} and {t}" }
+      option "ab:{s}" for s in track("loop") { log "{p} takes {s}" }
+    }
+    choose p as overlap "one head starts the other" {
+      option "x{s.id}" for s in track("loop") { log "{p} x {s}" }
+      option "x:{s.id}" for s in track("loop") { log "{p} x: {s}" }
+    }
+    choose p as faces "faces may repeat" {
+      option "face:{d.value}" for d in cup { log "{p} face {d}" }
+    }
+  }
+}
+'''
+
+
+def test_labels_made_only_when_asked_for_play_the_same(tmp_path):
+    """The fast back end makes an option's label only when someone reads it,
+    where the labels cannot be alike; options that may read alike are still
+    merged into one, as on the reference back end."""
+    import re
+    import shutil
+    from interpreter.agents import FirstAgent, RandomAgent
+    from interpreter.engine import Game, load_program
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    flow = rules / "race.rules"
+    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
+                                             "  rounds 10 {\n    labels\n    race\n") + _LABELS)
+    found = compare(rules, range(20), None, {})
+    assert not found, "\n".join(str(m) for m in found[:3])
+    program, diags = load_program(rules)
+    assert program is not None, diags
+    source = program.compiled.source
+    lazy = {m.group(1) for m in re.finditer(r"G\.choose\([^,]+, '(\w+)', .*, (_l\d+)\)", source)
+            if f"def {m.group(2)}(o):" in source}
+    assert lazy == {"go", "pair"}, lazy
+    histories = {}
+    for backend in ("fast", "reference"):
+        prog, _ = load_program(rules, backend=backend)
+        games = [Game(prog, seed=3, logging=True, agents=[FirstAgent(), RandomAgent("b")]),
+                 Game(prog, seed=4, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])]
+        for g in games:
+            g.run()
+        histories[backend] = [(g.history, [e.get("text") for e in g.log]) for g in games]
+    assert histories["fast"] == histories["reference"]
+    texts = histories["fast"][1][1]
+    assert any(t and " pairs " in t or t and " takes " in t for t in texts)
+    assert any(h[1] == "go" and h[2].startswith("go:") for h in histories["fast"][1][0])
+    assert not any(h[1] == "same" for h in histories["fast"][1][0])  # one option: not asked
+
+
 @pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="needs valgrind")
 def test_the_benchmark_counts_instructions_per_game():
     import re
