@@ -532,7 +532,8 @@ def namespace() -> dict:
     ns = {k: v for k, v in globals().items() if k.startswith("B_")}
     ns.update(lst=lst, it=it, show=show, ztop=ztop, items=items, fn=fn, num=num,
               spend=spend, len=len, sum=sum, list=list, range=range, str=str,
-              any=any, all=all, next=next, set=set, min=min, max=max, paid=_paid)
+              any=any, all=all, next=next, set=set, min=min, max=max, paid=_paid,
+              paidl=_paid, paidz=_paid)
     ns["__builtins__"] = {}
     return ns
 

@@ -88,6 +88,11 @@ class Compiled:
     backend: str = "reference"
 
 
+def _paid_for(t: str) -> str:
+    """paid(), under the name that tells unroll.py what it walks."""
+    return "paidl" if t.startswith("list:") else "paidz" if t == "zone" else "paid"
+
+
 def iter_code(code: str, t: str) -> str:
     """Loop over a value: lists directly (rule lists never change in place),
     zones over a snapshot (rules may move items while looping)."""
@@ -174,6 +179,14 @@ class Compiler:
     def emit(self, indent, text, span):
         if indent == 0 and text.startswith("def "):
             self.py_fn = text[4:text.index("(")]  # whose locals `let` declares now
+        if self.fast and text.startswith(("l_", "_ow", "return ", "G.move(")):
+            from .unroll import unrolled  # (ast: imported only when compiling)
+            lines = unrolled(text, self.fresh)
+            if lines is not None:  # a comprehension as loops
+                for i, line in lines:
+                    self.lines.append("    " * (indent + i) + line)
+                    self.spans.append(span)
+                return
         self.lines.append("    " * indent + text)
         self.spans.append(span)
 
@@ -794,7 +807,7 @@ class Compiler:
                 # (as B_cash reads them, whatever the value: the same failure)
                 return "(" + " + ".join(f"{codes[0]}.{py_name(piece)} * {value}"
                                         for piece, value in self.rs.money) + ")", result
-            walked = self.walk_inline(name, n, codes, kwargs) if self.fast else None
+            walked = self.walk_inline(name, n, codes, kwargs, types) if self.fast else None
             if walked is not None:
                 return walked, result
             # a lambda, or a `let` of one: known to be rule code, no need to check it
@@ -816,7 +829,7 @@ class Compiler:
                 return False
         return True
 
-    def walk_inline(self, name, n, codes, kwargs):
+    def walk_inline(self, name, n, codes, kwargs, types):
         """fast: sum, count, any, every, first or distinct over a list with a lambda
         written in place, as one Python loop over the paid-for items (no call
         of the lambda per item); the same steps, results and order of
@@ -829,7 +842,7 @@ class Compiler:
         if not (codes[1].startswith(head) and codes[1].endswith(")")):
             return None
         return form.format(body=codes[1][len(head):-1], var=f"l_{n.args[1].param}",
-                           xs=f"paid(G, {codes[0]})")
+                           xs=f"{_paid_for(types[0])}(G, {codes[0]})")
 
     def infer_params(self, lists: bool = True) -> dict:
         """The type of each parameter, result, event argument and game or
@@ -1014,7 +1027,9 @@ class Compiler:
             ccode, ct = self.expr(n.cond, inner)
             self.expect(n.cond, ct, "bool", "a comprehension's test")
             cond = f" if {ccode}"
-        walk = "paid" if self.fast else "B_each"  # the same function, one call fewer
+        # fast: the same function, one call fewer (and named by what it walks,
+        # for unroll.py)
+        walk = _paid_for(it) if self.fast else "B_each"
         return f"[{ecode} for l_{n.var} in {walk}(G, {icode}){cond}]", list_of(et)
 
     def e_Lambda(self, n, scope):

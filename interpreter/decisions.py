@@ -76,9 +76,12 @@ class Decisions:
         if player.is_player and self.decisions < MAX_DECISIONS and \
                 self.viewless[player.index]:
             self.decisions += 1  # _agent_for's common case, without its calls
-            uniform = self.uniform[player.index]
-            if uniform is not None:
-                i = uniform(n)  # RandomAgent.pick's own draw
+            bits = self.uniform[player.index]
+            if bits is not None:  # RandomAgent.pick's own draw, written out
+                k = n.bit_length()
+                i = bits(k)
+                while i >= n:
+                    i = bits(k)
             else:
                 if lazy:
                     labels, lazy = [labels(o) for o in opts], False

@@ -36,6 +36,25 @@ _FIELDS = {Side: frozenset({"id", "name", "index", "is_player", "bot"}),
            Comp: frozenset({"id", "kind", "index", "zone", "holder"})}
 
 
+def _draws_inline() -> bool:
+    """Whether a draw below n written in place (k = n.bit_length(), then
+    getrandbits(k) until below n) gives exactly Random._randbelow's numbers,
+    as it does in CPython 3.11-3.13: roll() and choose() then skip its call."""
+    a, b = random.Random(7), random.Random(7)
+    for n in (1, 2, 3, 5, 6, 7, 8, 13, 20, 100, 1000, 1 << 40):
+        for _ in range(8):
+            k = n.bit_length()
+            r = b.getrandbits(k)
+            while r >= n:
+                r = b.getrandbits(k)
+            if a._randbelow(n) != r:
+                return False
+    return True
+
+
+DRAWS_INLINE = _draws_inline()
+
+
 class GameOver(Exception):
     """`win` was reached: the game is decided."""
 
@@ -554,7 +573,7 @@ class Game(Decisions, GameLog):
         self.viewless = [not getattr(a, "wants_view", False) for a in self.agents]
         # a plain random agent's pick is one draw from its own generator: choose()
         # makes that draw itself, without a Decision to build (agents.RandomAgent)
-        self.uniform = [a.rng._randbelow if type(a) is RandomAgent else None
+        self.uniform = [a.rng.getrandbits if type(a) is RandomAgent and DRAWS_INLINE else None
                         for a in self.agents]
         self.decisions = 0
         # the step budget (limits.py; game.yaml limits.steps; --max-steps), handed
@@ -1148,12 +1167,18 @@ class Game(Decisions, GameLog):
         rig = self.rig
         rng = self.rng
         if rig is None:  # no scenario rig: every face is drawn
-            draw = rng._randbelow
+            bits = rng.getrandbits
             for d in dice:
                 sides = d.u_sides
-                # randint(1, sides) draws exactly this, through two more calls
-                d.u_value = 1 + draw(sides) if type(sides) is int and sides > 0 \
-                    else rng.randint(1, sides)
+                if type(sides) is int and sides > 0 and DRAWS_INLINE:
+                    # randint(1, sides) draws exactly this, through three calls
+                    k = sides.bit_length()
+                    r = bits(k)
+                    while r >= sides:
+                        r = bits(k)
+                    d.u_value = 1 + r
+                else:
+                    d.u_value = rng.randint(1, sides)
             if self.logging:
                 self._log_roll(dice)
             return

@@ -286,6 +286,60 @@ def test_labels_made_only_when_asked_for_play_the_same(tmp_path):
     assert not any(h[1] == "same" for h in histories["fast"][1][0])  # one option: not asked
 
 
+_LOOPS = '''
+def even(p, x) {
+  log "{p} checks {x}"
+  return x % 2 == 0
+}
+
+def first_even(p, xs) {
+  return first(xs, y => even(p, y))
+}
+
+phase loops {
+  for p in players {
+    let x = 7
+    let xs = [i for i in range(6)]
+    xs = [x for x in xs if even(p, x)]
+    let ys = [x * 10 for x in [y for y in xs if y > 0] if x != 4]
+    let near = [t for t in track("loop") if t.index < 3]
+    let all_even = every(xs, y => even(p, y))
+    let n = count([x for x in range(5)], y => y > x - 5)
+    log "{p}: {x} {xs} {ys} {len(near)} {all_even} {n} {first_even(p, [3, 5, 8, 9])}"
+    move [d for d in cup if d.value > 0] to cup
+  }
+}
+'''
+
+
+def test_comprehensions_written_as_loops_play_the_same(tmp_path):
+    """A list built or folded by a statement is written out as loops: a loop
+    variable never changes the function's own variable of the same name, a
+    list may be rebuilt from itself, and folds stop at the same item."""
+    import shutil
+    from interpreter.agents import RandomAgent
+    from interpreter.engine import Game, load_program
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    flow = rules / "race.rules"
+    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
+                                             "  rounds 10 {\n    loops\n    race\n") + _LOOPS)
+    found = compare(rules, range(5), None, {})
+    assert not found, "\n".join(str(m) for m in found[:3])
+    program, _ = load_program(rules)
+    source = program.compiled.source
+    body = source.split("def p_loops")[1].split("\ndef ")[0]
+    assert "paid" not in body and " for " not in body.replace("    for ", "")  # all loops
+    game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+    game.run()
+    texts = [e.get("text") for e in game.log]
+    assert "red: 7 0,2,4 20 3 true 2 8" in texts, texts[:20]
+    first_round = texts[:texts.index("red: 7 0,2,4 20 3 true 2 8")]
+    # count's x is the phase's 7, not the list's last x: 2 of 0..4 pass;
+    # 6 for the filter, 3 for every, and first_even stops at 8 (3 looked at)
+    assert sum(1 for t in first_round if t and t.startswith("red checks")) == 12
+
+
 @pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="needs valgrind")
 def test_the_benchmark_counts_instructions_per_game():
     import re

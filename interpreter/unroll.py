@@ -1,0 +1,201 @@
+"""fast back end: a list built by a comprehension, as a statement, written
+out as plain loops.
+
+In this CPython a list comprehension or a generator runs as a function of
+its own (one call each time it is built), and `paid(G, xs)`, which pays a
+list's steps, is one more. A statement that builds a list by comprehension
+(`x = [e for v in xs if c]`, `return [...]`, a move of such a list), or
+folds one (`all`, `any`, `next`, `num(sum(...))`, `len([...])` of one, as
+the compiler writes sum, count, every, any and first in place) becomes
+loops in the function itself; where the compiler knew the list to be a
+list or a zone (`paidl`, `paidz`: the same function as `paid`) its steps
+are paid in place. Everything is evaluated in the same order, stops at the
+same item and pays the same steps; each loop variable gets a fresh name,
+so none of the function's own variables changes.
+
+Only comprehensions with nothing that keeps a scope of its own are written
+out: no lambda, generator or other comprehension, except a comprehension
+that is itself the list a loop walks (written out first, the same way).
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import re
+
+_HEAD = re.compile(r"^(?:(?P<target>l_\w+|_ow\d+) = |return |G\.move\()"
+                   r"(?:\[|all\(|any\(|next\(|num\(sum\(|len\(\[)")
+_SCOPED = (ast.Lambda, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.NamedExpr,
+           ast.Yield, ast.YieldFrom, ast.Await, ast.FunctionDef)
+_PAID = {"paid": None, "paidl": "list", "paidz": "zone"}
+
+
+def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
+    """One statement `text` (no indent) as (indent, line) pairs, or None to
+    keep it as it is. fresh(base) gives a name no other code uses."""
+    m = _HEAD.match(text)
+    if m is None:
+        return None
+    try:
+        stmt = ast.parse(text).body[0]
+    except SyntaxError:
+        return None
+    value, call = stmt.value, None
+    if text.startswith("G.move("):  # the list is the first thing evaluated
+        call = value
+        if call.keywords or not call.args:
+            return None
+        value = call.args[0]
+    fold = _fold(value)
+    if fold is None:
+        return None
+    form, comp = fold
+    if not _plain(comp, form) or form == "len" and not isinstance(comp.elt, ast.Constant):
+        return None
+    out: list[tuple[int, str]] = []
+    result = fresh("r")  # the target may be read while the list is built
+    start, action, end = _FORMS[form]
+    if start is not None:
+        out.append((0, f"{result} = {start}"))
+    _build(comp, 0, {}, out, fresh, lambda ind, elt: [(ind + d, line.format(r=result, e=elt))
+                                                      for d, line in action])
+    done = end.format(r=result)
+    if call is not None:
+        call.args[0] = ast.Name(done, ast.Load())
+        out.append((0, ast.unparse(call)))
+    elif isinstance(stmt, ast.Return):
+        out.append((0, f"return {done}"))
+    else:
+        out.append((0, f"{m.group('target')} = {done}"))
+    return out
+
+
+# form: (the result's start, what each item does, the result)
+_FORMS = {
+    "list": ("[]", [(0, "{r}.append({e})")], "{r}"),
+    "all": ("True", [(0, "if not ({e}):"), (1, "{r} = False"), (1, "break")], "{r}"),
+    "any": ("False", [(0, "if {e}:"), (1, "{r} = True"), (1, "break")], "{r}"),
+    "next": ("None", [(0, "{r} = {e}"), (0, "break")], "{r}"),
+    "sum": ("0", [(0, "{r} = {r} + ({e})")], "num({r})"),
+    "len": ("0", [(0, "{r} += 1")], "{r}"),
+}
+
+
+def _fold(node):
+    """(form, comprehension) for the forms written out, else None."""
+    if isinstance(node, ast.ListComp):
+        return "list", node
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.keywords:
+        return None
+    name, args = node.func.id, node.args
+    if name in ("all", "any") and len(args) == 1 and isinstance(args[0], ast.GeneratorExp):
+        return name, args[0]
+    if name == "next" and len(args) == 2 and isinstance(args[0], ast.GeneratorExp) and \
+            isinstance(args[1], ast.Constant) and args[1].value is None:
+        return "next", args[0]
+    if name == "num" and len(args) == 1 and isinstance(args[0], ast.Call) and \
+            isinstance(args[0].func, ast.Name) and args[0].func.id == "sum" and \
+            len(args[0].args) == 1 and not args[0].keywords and \
+            isinstance(args[0].args[0], ast.GeneratorExp):
+        return "sum", args[0].args[0]
+    if name == "len" and len(args) == 1 and isinstance(args[0], ast.ListComp):
+        return "len", args[0]
+    return None
+
+
+def _plain(comp, form) -> bool:
+    """Nothing with a scope of its own, but comprehensions that a paid
+    loop walks (written out too); a fold that stops early (`break`) walks
+    one loop only."""
+    allowed = {id(comp)}
+    todo = [comp]
+    while todo:
+        c = todo.pop()
+        for g in c.generators:
+            if g.is_async or not isinstance(g.target, ast.Name):
+                return False
+            inner = _paid_arg(g.iter)
+            if isinstance(inner, ast.ListComp):
+                allowed.add(id(inner))
+                todo.append(inner)
+    if form in ("all", "any", "next") and \
+            sum(not _single(g.iter) for g in comp.generators) != 1:
+        return False
+    for n in ast.walk(comp):
+        if isinstance(n, ast.ListComp) or isinstance(n, ast.GeneratorExp):
+            if id(n) not in allowed:
+                return False
+        elif isinstance(n, _SCOPED):
+            return False
+    return True
+
+
+def _single(it) -> bool:
+    """`for k in [e]`: a name for one value, no loop."""
+    return isinstance(it, (ast.List, ast.Tuple)) and len(it.elts) == 1 and \
+        not isinstance(it.elts[0], ast.Starred)
+
+
+def _paid_arg(node):
+    """X of paid(G, X) (or paidl/paidz), else None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id in _PAID and len(node.args) == 2 and not node.keywords and \
+            isinstance(node.args[0], ast.Name) and node.args[0].id == "G":
+        return node.args[1]
+    return None
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        new = self.names.get(node.id)
+        return ast.copy_location(ast.Name(new, node.ctx), node) if new else node
+
+
+def _code(node, names) -> str:
+    return ast.unparse(_Rename(names).visit(copy.deepcopy(node)))
+
+
+def _build(comp, ind, names, out, fresh, action):
+    """The loops of a comprehension; action(indent, element code) gives the
+    lines that take each item."""
+    names = dict(names)  # this comprehension's variables are its own
+    for g in comp.generators:
+        it = g.iter
+        var = fresh("v")
+        if _single(it):
+            out.append((ind, f"{var} = {_code(it.elts[0], names)}"))  # `for k in [e]`
+        else:
+            out.append((ind, f"for {var} in {_walked(it, ind, names, out, fresh)}:"))
+            ind += 1
+        names[g.target.id] = var
+        for cond in g.ifs:
+            out.append((ind, f"if {_code(cond, names)}:"))
+            ind += 1
+    out.extend(action(ind, _code(comp.elt, names)))
+
+
+def _walked(it, ind, names, out, fresh) -> str:
+    """The code a loop walks: a list or zone known to the compiler is paid
+    for in place; a comprehension is built first."""
+    xs = _paid_arg(it)
+    if xs is None:
+        return _code(it, names)
+    kind = _PAID[it.func.id]
+    if isinstance(xs, ast.ListComp):
+        walk = fresh("t")
+        out.append((ind, f"{walk} = []"))
+        _build(xs, ind, names, out, fresh,
+               lambda i, elt: [(i, f"{walk}.append({elt})")])
+    elif kind is None:
+        return _code(it, names)  # paid() finds out what it is
+    else:
+        walk = fresh("w")
+        xs_code = _code(xs, names)
+        out.append((ind, f"{walk} = {xs_code}.items[:]" if kind == "zone" else
+                    f"{walk} = {xs_code}"))
+    out.append((ind, f"G.fuel -= len({walk}) + 1"))
+    out.append((ind, "if G.fuel < 0: G.out_of_steps()"))
+    return walk
