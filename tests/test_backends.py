@@ -39,6 +39,21 @@ def test_fast_and_reference_back_ends_play_the_same_games(ruleset, variant, opti
     assert not found, "\n".join(str(m) for m in found[:3])
 
 
+def _race_with(tmp_path, phase, rules_text, seeds):
+    """The tutorial race with one more phase first in each round, checked to
+    play the same on both back ends over `seeds` seeds: its folder."""
+    import shutil
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    flow = rules / "race.rules"
+    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
+                                             f"  rounds 10 {{\n    {phase}\n    race\n")
+                    + rules_text)
+    found = compare(rules, range(seeds), None, {})
+    assert not found, "\n".join(str(m) for m in found[:3])
+    return rules
+
+
 def test_the_comparison_sees_a_difference(tmp_path, monkeypatch):
     """A fast back end that dropped a live trigger would be caught."""
     from interpreter import compiler
@@ -120,15 +135,7 @@ phase inlined {
 
 
 def test_written_in_place_forms_play_the_same(tmp_path):
-    import shutil
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    flow = rules / "race.rules"
-    text = flow.read_text().replace("  rounds 10 {\n    race\n", "  rounds 10 {\n    inlined\n    race\n")
-    assert "inlined" in text
-    flow.write_text(text + _INLINED)
-    found = compare(rules, range(20), None, {})
-    assert not found, "\n".join(str(m) for m in found[:3])
+    rules = _race_with(tmp_path, "inlined", _INLINED, 20)
     from interpreter.agents import RandomAgent
     from interpreter.engine import Game, load_program
     program, diags = load_program(rules)
@@ -168,15 +175,7 @@ phase numbers {
 def test_arithmetic_in_place_fails_as_the_helpers_do(tmp_path):
     """Sums and products written in place take the helpers' path near the
     limit: a number that grows past it fails the same way on both back ends."""
-    import shutil
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    flow = rules / "race.rules"
-    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
-                                             "  rounds 10 {\n    numbers\n    race\n")
-                    + _ARITHMETIC)
-    found = compare(rules, range(3), None, {})
-    assert not found, "\n".join(str(m) for m in found[:3])
+    rules = _race_with(tmp_path, "numbers", _ARITHMETIC, 3)
     from interpreter.agents import RandomAgent
     from interpreter.engine import Game, load_program
     program, _ = load_program(rules)
@@ -190,12 +189,7 @@ def test_arithmetic_in_place_fails_as_the_helpers_do(tmp_path):
 def test_a_number_that_may_be_none_keeps_showing_none(tmp_path):
     """Numbers are inferred for parameters and results, but never for one
     that may be none: that one must still read "none" in a log line."""
-    import shutil
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    flow = rules / "race.rules"
-    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
-                                             "  rounds 10 {\n    shown\n    race\n") + '''
+    rules = _race_with(tmp_path, "shown", '''
 def say(n) {
   let text = "n is {n}"
   log "{text}"
@@ -211,9 +205,7 @@ phase shown {
   say(none)
   log "twice {twice(4)}"
 }
-''')
-    found = compare(rules, range(3), None, {})
-    assert not found, "\n".join(str(m) for m in found[:3])
+''', 3)
     from interpreter.agents import RandomAgent
     from interpreter.engine import Game, load_program
     program, _ = load_program(rules)
@@ -255,16 +247,9 @@ def test_labels_made_only_when_asked_for_play_the_same(tmp_path):
     where the labels cannot be alike; options that may read alike are still
     merged into one, as on the reference back end."""
     import re
-    import shutil
     from interpreter.agents import FirstAgent, RandomAgent
     from interpreter.engine import Game, load_program
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    flow = rules / "race.rules"
-    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
-                                             "  rounds 10 {\n    labels\n    race\n") + _LABELS)
-    found = compare(rules, range(20), None, {})
-    assert not found, "\n".join(str(m) for m in found[:3])
+    rules = _race_with(tmp_path, "labels", _LABELS, 20)
     program, diags = load_program(rules)
     assert program is not None, diags
     source = program.compiled.source
@@ -316,16 +301,9 @@ def test_comprehensions_written_as_loops_play_the_same(tmp_path):
     """A list built or folded by a statement is written out as loops: a loop
     variable never changes the function's own variable of the same name, a
     list may be rebuilt from itself, and folds stop at the same item."""
-    import shutil
     from interpreter.agents import RandomAgent
     from interpreter.engine import Game, load_program
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    flow = rules / "race.rules"
-    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
-                                             "  rounds 10 {\n    loops\n    race\n") + _LOOPS)
-    found = compare(rules, range(5), None, {})
-    assert not found, "\n".join(str(m) for m in found[:3])
+    rules = _race_with(tmp_path, "loops", _LOOPS, 5)
     program, _ = load_program(rules)
     source = program.compiled.source
     body = source.split("def p_loops")[1].split("\ndef ")[0]
