@@ -1166,11 +1166,11 @@ class Game(Decisions, GameLog):
             dice = dice.items
         rig = self.rig
         rng = self.rng
-        if rig is None:  # no scenario rig: every face is drawn
+        if rig is None and DRAWS_INLINE:  # no scenario rig: every face is drawn
             bits = rng.getrandbits
             for d in dice:
                 sides = d.u_sides
-                if type(sides) is int and sides > 0 and DRAWS_INLINE:
+                if type(sides) is int and sides > 0:
                     # randint(1, sides) draws exactly this, through three calls
                     k = sides.bit_length()
                     r = bits(k)

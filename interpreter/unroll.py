@@ -30,9 +30,19 @@ _SCOPED = (ast.Lambda, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.NamedExp
 _PAID = {"paid": None, "paidl": "list", "paidz": "zone"}
 
 
+_PAYS = re.compile(r"^(?P<head>(?:l_\w+|_ow\d+) = |return |for l_\w+ in )"
+                   r"\(spend\(G, (?P<k>\d+)\) or (?P<rest>.*)\)(?P<colon>:?)$")
+
+
 def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
     """One statement `text` (no indent) as (indent, line) pairs, or None to
     keep it as it is. fresh(base) gives a name no other code uses."""
+    paying = _PAYS.match(text)
+    if paying is not None and _one_expression(paying.group("rest")):
+        # `x = (spend(G, 9) or xs)`, as range(3) and track("...") are written
+        # in place: the steps paid first, then the value (spend gives None)
+        return [(0, f"G.fuel -= {paying.group('k')}"), (0, "if G.fuel < 0: G.out_of_steps()"),
+                (0, f"{paying.group('head')}{paying.group('rest')}{paying.group('colon')}")]
     m = _HEAD.match(text)
     if m is None:
         return None
@@ -68,6 +78,16 @@ def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
     else:
         out.append((0, f"{m.group('target')} = {done}"))
     return out
+
+
+def _one_expression(code: str) -> bool:
+    """Whether code is one whole expression (not `a) or (b`)."""
+    try:
+        ast.parse(f"({code})", mode="eval")
+        ast.parse(code, mode="eval")
+    except SyntaxError:
+        return False
+    return True
 
 
 # form: (the result's start, what each item does, the result)

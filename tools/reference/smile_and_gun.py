@@ -264,21 +264,24 @@ class Game:
             self.reroll_some(p)
 
     def reroll_some(self, p):
+        """One decision: how many dice of each face to reroll (at least one),
+        every such selection equally likely, as the engine's random agent
+        picks; the chosen dice are rerolled where they lie."""
         self.infusions[p] -= 1                    # the token goes to the box
         self.held[p] -= 1
         pool = self.pool
+        faces = self.faces()
+        total = 1
+        for f in faces:
+            total *= pool[f] + 1
+        k = self.choose(total - 1, "second_chance") + 1   # 0 would be no die at all
         picked = 0
-        while self.pool_size > 0:                 # pick dice one face at a time, or roll
-            faces = self.faces()
-            k = self.choose(len(faces) + 1, "second_chance")
-            if k == len(faces):
-                break
-            pool[faces[k]] -= 1
-            self.pool_size -= 1
-            picked += 1
+        for f in faces:                           # k, read in mixed radix: a count per face
+            k, c = divmod(k, pool[f] + 1)
+            pool[f] -= c
+            picked += c
         for _ in range(picked):
             pool[self.die()] += 1
-        self.pool_size += picked
 
     def act(self, p, v):
         cubes = self.cubes
