@@ -408,11 +408,19 @@ def B_index_of(G, xs, x):
 
 
 def B_rotate(G, xs, x):
-    xs = lst(_paid(G, xs))
-    i = _index(xs, x)
-    if i < 0:
-        raise RuleError(f"rotate: {display(x)} is not in the list")
-    return xs[i:] + xs[:i]
+    # _paid, lst and _index written out: players_from() and ring orders
+    # rotate lists many times a game
+    if type(xs) is Zone:
+        xs = xs.items[:]
+    elif not isinstance(xs, list):
+        xs = it(xs)
+    G.fuel -= len(xs) + 1
+    if G.fuel < 0:
+        G.out_of_steps()
+    for i, y in enumerate(xs):
+        if y is x or y == x:
+            return xs[i:] + xs[:i]
+    raise RuleError(f"rotate: {display(x)} is not in the list")
 
 
 def B_next_of(G, xs, x):
@@ -474,18 +482,24 @@ def B_track(G, name):
 
 
 def B_step(G, name, space, n):
-    spaces, loop, pos = _track(G, name)
+    try:  # _track, written out (steps along a track are taken all game long)
+        spaces, loop, pos = G.tracks[name]
+    except (KeyError, TypeError):
+        raise RuleError(f"no track {display(name)!r}") from None
     i = pos.get(space)
     if i is None:
         raise RuleError(f"{display(space)} is not on track {name!r}")
-    j = i + num(n)
+    j = i + (n if type(n) is int and -_M <= n <= _M else num(n))
     if loop:
         return spaces[j % len(spaces)]
     return spaces[max(0, min(j, len(spaces) - 1))]
 
 
 def B_distance(G, name, a, b):
-    spaces, loop, pos = _track(G, name)
+    try:  # _track, written out
+        spaces, loop, pos = G.tracks[name]
+    except (KeyError, TypeError):
+        raise RuleError(f"no track {display(name)!r}") from None
     if a not in pos or b not in pos:
         raise RuleError(f"distance: both spaces must be on track {name!r}")
     d = pos[b] - pos[a]
@@ -495,11 +509,30 @@ def B_distance(G, name, a, b):
 def B_linked(G, space, kind):
     if type(space) is not Space:
         raise RuleError(f"linked: needs a space, got {kind_of(space)}")
-    return list(space._links.get(kind, ()))
+    return list(map(G.spaces.__getitem__, space._links.get(kind, ())))  # indexes (engine)
+
+
+def B_in_linked(G, x, space, kind):
+    """`x in linked(space, kind)` (fast back end): the steps `in` pays for
+    the list, without making it."""
+    if type(space) is not Space:
+        raise RuleError(f"linked: needs a space, got {kind_of(space)}")
+    links = space._links.get(kind, ())
+    G.fuel -= len(links)
+    if G.fuel < 0:
+        G.out_of_steps()
+    return type(x) is Space and x.index in links and G.spaces[x.index] is x
 
 
 def B_players_from(G, p):
-    return B_rotate(G, G.players, p)
+    xs = G.players  # B_rotate(G, G.players, p), written out
+    G.fuel -= len(xs) + 1
+    if G.fuel < 0:
+        G.out_of_steps()
+    for i, y in enumerate(xs):
+        if y is p or y == p:
+            return xs[i:] + xs[:i]
+    raise RuleError(f"rotate: {display(p)} is not in the list")
 
 
 def B_others(G, p):

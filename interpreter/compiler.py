@@ -319,6 +319,9 @@ class Compiler:
         self._abilities = self.compile_abilities()
         abilities = [a[:6] for a in self._abilities]
         self.check_events()
+        if self.fast:
+            from .inline import inline_calls
+            self.lines, self.spans = inline_calls(self.lines, self.spans, self.fresh)
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
                         self.given, self.stocked if self.fast else None,
@@ -1101,6 +1104,10 @@ class Compiler:
                 op = "in" if n.op == "in" else "not in"
                 return f"({lc} {op} {rc})", "bool"
             code = f"B_in(G, {lc}, {rc})"  # a list: paid for by its length
+            if self.fast and rc.startswith("B_linked(G, ") and isinstance(n.right, A.Call) and \
+                    len(n.right.args) == 2:
+                # x in linked(s, kind): one call, the same steps (the list's length)
+                code = f"B_in_linked(G, {lc}, {rc[len('B_linked(G, '):]}"
             return (code if n.op == "in" else f"(not {code})"), "bool"
         if n.op in ("<", ">", "<=", ">="):
             self.expect(n.left, lt, "int", f"an operand of '{n.op}'")
@@ -1795,11 +1802,15 @@ class Compiler:
     def s_Turn(self, s, scope, ind):
         who = self.side(s.player, scope, "whose turn it is")
         prev, mover = self.fresh("t"), self.fresh("w")
-        self.emit(ind, f"{prev} = G.begin_turn({who}); {mover} = G.current", s.span)
+        if self.fast:  # Game.begin_turn and end_turn, written out
+            self.emit(ind, f"{prev} = G.current; {mover} = G.current = {who}", s.span)
+            self.emit(ind, f"if G.logging: G.say(f\"-- {{{mover}.id}}'s turn --\")", s.span)
+        else:
+            self.emit(ind, f"{prev} = G.begin_turn({who}); {mover} = G.current", s.span)
         self.emit(ind, "try:", s.span)
         self.body(s.body, scope, ind + 1, s.span)
         self.emit(ind, "finally:", s.span)
-        self.emit(ind + 1, f"G.end_turn({prev})", s.span)
+        self.emit(ind + 1, f"G.current = {prev}" if self.fast else f"G.end_turn({prev})", s.span)
         # a scenario may check between turns (never while a `win` unwinds)
         self.emit(ind, f"if G.hooks is not None: G.hooks(G, 'turn', {mover}.id)", s.span)
 

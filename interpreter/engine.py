@@ -238,11 +238,14 @@ class _Template:
                             for py, kind, v in refs] for _, refs in self.space_attrs]
         self.comp_refs = [[(py, kind, at[v] if kind == "space" else [at[x] for x in v])
                            for py, kind, v in refs] for _, _, refs, _ in self.comps]
-        self.space_links = [{} for _ in self.space_ids]
+        links = [{} for _ in self.space_ids]
         for kind, pairs in self.links:
             for a, b in pairs:
-                self.space_links[at[a]].setdefault(kind, []).append(at[b])
-                self.space_links[at[b]].setdefault(kind, []).append(at[a])
+                links[at[a]].setdefault(kind, []).append(at[b])
+                links[at[b]].setdefault(kind, []).append(at[a])
+        # each space's linked spaces by kind, as indexes into a game's spaces:
+        # shared by every game of the program (builtins.B_linked reads them)
+        self.space_links = [{kind: tuple(xs) for kind, xs in d.items()} for d in links]
         game_live = {n: z.live for n, z in self.game_zones}
         # does each component start in a live zone (its handlers and abilities run)?
         self.starts_live = [zname is not None and game_live[zname]
@@ -527,7 +530,7 @@ class Game(Decisions, GameLog):
         for sp, refs, links in zip(spaces, tpl.space_refs, tpl.space_links):
             for py, kind, v in refs:
                 setattr(sp, py, spaces[v] if kind == "space" else FrozenList([spaces[x] for x in v]))
-            sp._links = {kind: [spaces[x] for x in xs] for kind, xs in links.items()}
+            sp._links = links
             for py, name, z in tpl.space_zones:
                 setattr(sp, py, Zone(name, sp, z.type, z.visibility, z.live))
             for piece, attr in lay.space_own:

@@ -23,7 +23,7 @@ import ast
 import copy
 import re
 
-_HEAD = re.compile(r"^(?:(?P<target>l_\w+|_ow\d+) = |return |G\.move\()"
+_HEAD = re.compile(r"^(?:(?P<target>l_\w+|_ow\d+|_i\d+) = |return |G\.move\()"
                    r"(?:\[|all\(|any\(|next\(|num\(sum\(|len\(\[)")
 _SCOPED = (ast.Lambda, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.NamedExpr,
            ast.Yield, ast.YieldFrom, ast.Await, ast.FunctionDef)

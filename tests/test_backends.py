@@ -318,6 +318,47 @@ def test_comprehensions_written_as_loops_play_the_same(tmp_path):
     assert sum(1 for t in first_round if t and t.startswith("red checks")) == 12
 
 
+_CALLS = '''
+def laps_of(p) {
+  return p.laps + 1
+}
+
+phase calls {
+  for p in players {
+    if laps_of(p) > 0 { log "{p} is on lap {laps_of(p)}" }
+    let who = none
+    if round == 2 {
+      who = laps_of(who)
+    }
+  }
+}
+'''
+
+
+def test_small_functions_written_in_place_fail_where_they_are_written(tmp_path):
+    """A function that only returns is written into the statements that
+    call it first thing: the same games, and a failure inside it is still
+    reported at its own line."""
+    from interpreter.agents import RandomAgent
+    from interpreter.diagnostics import DiagnosticError
+    from interpreter.engine import Game, load_program
+    rules = _race_with(tmp_path, "calls", _CALLS, 3)
+    flow = (rules / "race.rules").read_text().splitlines()
+    line = next(i for i, t in enumerate(flow, 1) if t.strip() == "return p.laps + 1")
+    for backend in ("fast", "reference"):
+        program, _ = load_program(rules, backend=backend)
+        if backend == "fast":
+            calls = program.compiled.source.split("def p_calls")[1].split("\ndef ")[0]
+            # the test and the assignment, not the call inside the log line
+            assert calls.count("f_laps_of(") == 1 and calls.count("G.fuel -= 1") >= 2
+        game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+        with pytest.raises(DiagnosticError) as failed:
+            game.run()
+        d = failed.value.diagnostics[0]
+        assert (d.path.endswith("race.rules"), d.line) == (True, line), (backend, str(d))
+        assert "red is on lap 1" in [e.get("text") for e in game.log]
+
+
 @pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="needs valgrind")
 def test_the_benchmark_counts_instructions_per_game():
     import re
