@@ -408,12 +408,13 @@ def B_index_of(G, xs, x):
 
 
 def B_rotate(G, xs, x):
-    # _paid, lst and _index written out: players_from() and ring orders
-    # rotate lists many times a game
-    if type(xs) is Zone:
-        xs = xs.items[:]
-    elif not isinstance(xs, list):
-        xs = it(xs)
+    return _rotated(G, it(xs), x)  # a zone's items, a list as it is
+
+
+def _rotated(G, xs, x):
+    """A list from x on, then what came before x: paid for by its length
+    (what _paid, lst and _index did in three calls; players_from() and ring
+    orders rotate lists many times a game)."""
     G.fuel -= len(xs) + 1
     if G.fuel < 0:
         G.out_of_steps()
@@ -525,14 +526,7 @@ def B_in_linked(G, x, space, kind):
 
 
 def B_players_from(G, p):
-    xs = G.players  # B_rotate(G, G.players, p), written out
-    G.fuel -= len(xs) + 1
-    if G.fuel < 0:
-        G.out_of_steps()
-    for i, y in enumerate(xs):
-        if y is p or y == p:
-            return xs[i:] + xs[:i]
-    raise RuleError(f"rotate: {display(p)} is not in the list")
+    return _rotated(G, G.players, p)
 
 
 def B_others(G, p):

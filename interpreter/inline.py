@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .unroll import unrolled
+from .unroll import substituted, unrolled
 
 _DEF = re.compile(r"^def (f_\w+)\(G((?:, l_\w+)*)\):$")
 _TICK = ("    G.fuel -= 1", "    if G.fuel < 0: G.out_of_steps()")
@@ -151,7 +151,7 @@ def _site(line, span, small, fresh):
              for t in ast.walk(n.target) if isinstance(t, ast.Name)}
     if bound & {a.id for a in args if isinstance(a, ast.Name)}:
         return None  # an argument would be read as the comprehension's own name
-    value = _Substitute(dict(zip(params, args))).visit(_copy(body))
+    value = substituted(body, dict(zip(params, args)))
     result = fresh("i")
     for pay, pay_span in pays:
         out += [(f"{ind}{pay}", pay_span), (f"{ind}if G.fuel < 0: G.out_of_steps()", pay_span)]
@@ -174,17 +174,3 @@ def _site(line, span, small, fresh):
         rest = ast.unparse(stmt)
     out.append((ind + rest, span))
     return out
-
-
-class _Substitute(ast.NodeTransformer):
-    def __init__(self, names):
-        self.names = names
-
-    def visit_Name(self, node):
-        arg = self.names.get(node.id)
-        return _copy(arg) if arg is not None else node
-
-
-def _copy(node):
-    import copy
-    return copy.deepcopy(node)

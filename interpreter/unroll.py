@@ -166,16 +166,27 @@ def _paid_arg(node):
 
 
 class _Rename(ast.NodeTransformer):
+    """Names replaced: by another name (a str) or by a copy of a node."""
+
     def __init__(self, names):
         self.names = names
 
     def visit_Name(self, node):
         new = self.names.get(node.id)
-        return ast.copy_location(ast.Name(new, node.ctx), node) if new else node
+        if new is None:
+            return node
+        if isinstance(new, str):
+            return ast.copy_location(ast.Name(new, node.ctx), node)
+        return copy.deepcopy(new)
+
+
+def substituted(node, names):
+    """A copy of node with names replaced (see _Rename)."""
+    return _Rename(names).visit(copy.deepcopy(node))
 
 
 def _code(node, names) -> str:
-    return ast.unparse(_Rename(names).visit(copy.deepcopy(node)))
+    return ast.unparse(substituted(node, names))
 
 
 def _build(comp, ind, names, out, fresh, action):
