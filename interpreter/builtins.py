@@ -483,10 +483,7 @@ def B_track(G, name):
 
 
 def B_step(G, name, space, n):
-    try:  # _track, written out (steps along a track are taken all game long)
-        spaces, loop, pos = G.tracks[name]
-    except (KeyError, TypeError):
-        raise RuleError(f"no track {display(name)!r}") from None
+    spaces, loop, pos = _track(G, name)
     i = pos.get(space)
     if i is None:
         raise RuleError(f"{display(space)} is not on track {name!r}")
@@ -497,10 +494,7 @@ def B_step(G, name, space, n):
 
 
 def B_distance(G, name, a, b):
-    try:  # _track, written out
-        spaces, loop, pos = G.tracks[name]
-    except (KeyError, TypeError):
-        raise RuleError(f"no track {display(name)!r}") from None
+    spaces, loop, pos = _track(G, name)
     if a not in pos or b not in pos:
         raise RuleError(f"distance: both spaces must be on track {name!r}")
     d = pos[b] - pos[a]

@@ -76,19 +76,15 @@ class Decisions:
         if player.is_player and self.decisions < MAX_DECISIONS and \
                 self.viewless[player.index]:
             self.decisions += 1  # _agent_for's common case, without its calls
-            bits = self.uniform[player.index]
-            if bits is not None:  # RandomAgent.pick's own draw, written out
-                k = n.bit_length()
-                i = bits(k)
-                while i >= n:
-                    i = bits(k)
-            else:
-                if lazy:
-                    labels, lazy = [labels(o) for o in opts], False
-                i = self.agents[player.index].pick(
-                    Decision(player.id, name, prompt, labels, None, self._offer))
+            agent, view, bits = self.agents[player.index], None, self.uniform[player.index]
         else:
-            agent, view = self._agent_for(player, name)
+            (agent, view), bits = self._agent_for(player, name), None
+        if bits is not None:  # RandomAgent.pick's own draw, written out
+            k = n.bit_length()
+            i = bits(k)
+            while i >= n:
+                i = bits(k)
+        else:
             if lazy:
                 labels, lazy = [labels(o) for o in opts], False
             i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))

@@ -1247,15 +1247,8 @@ class Game(Decisions, GameLog):
                 if c is None or c.zone is not src:
                     raise RuleError(f"rigged draw {cid!r} is not in {src.id}")
             elif src.kind == "bag":
-                size = len(src.items)
-                if DRAWS_INLINE:  # randrange(size) draws exactly this, through two calls
-                    k = size.bit_length()
-                    i = self.rng.getrandbits(k)
-                    while i >= size:
-                        i = self.rng.getrandbits(k)
-                else:
-                    i = self.rng.randrange(size)
-                c = src.items[i]
+                # randrange(n) draws exactly this, through one more call
+                c = src.items[self.rng._randbelow(len(src.items))]
             else:
                 c = src.items[0]
             self.move(c, dst, False)

@@ -359,6 +359,39 @@ def test_small_functions_written_in_place_fail_where_they_are_written(tmp_path):
         assert "red is on lap 1" in [e.get("text") for e in game.log]
 
 
+_ODD_TEXT = '''
+phase odd_text {
+  for p in players {
+    choose p as odd may "text that reads like Python" {
+      option "'); G.fuel = 0; ('>{s.id}" for s in track("loop") { log "{p} took {s}" }
+    }
+    let xs = [s for s in track("loop") if "x; y" != "{s.id}; G.fuel = 0"]
+    log "{p}: {len(xs)} kept; G.winners = 1"
+  }
+}
+'''
+
+
+def test_rule_text_that_reads_like_python_stays_text(tmp_path):
+    """A hostile label or text that looks like Python ("'); G.fuel = 0; (")
+    stays text through the fast back end's rewrites of labels and loops."""
+    from interpreter.agents import RandomAgent
+    from interpreter.engine import Game, load_program
+    rules = _race_with(tmp_path, "odd_text", _ODD_TEXT, 5)
+    program, _ = load_program(rules)
+    import re
+    source = program.compiled.source
+    asked = re.search(r"G\.choose\(l_p, 'odd', [^\n]*, (_l\d+)\)", source)
+    assert asked and f"def {asked.group(1)}(o):" in source  # its labels made when read
+    game = Game(program, seed=2, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+    game.run()
+    taken = [h[2] for h in game.history if h[1] == "odd"]
+    assert any(t.startswith("'); G.fuel = 0; ('>") for t in taken), taken[:3]
+    texts = [e.get("text") for e in game.log]
+    assert any(t and t.endswith("kept; G.winners = 1") for t in texts)
+    assert game.steps_used() > 100 and game.finished
+
+
 @pytest.mark.skipif(__import__("shutil").which("valgrind") is None, reason="needs valgrind")
 def test_the_benchmark_counts_instructions_per_game():
     import re
