@@ -226,62 +226,130 @@ def B_sum(G, xs, key=None, trusted=False):
     return num(sum(key(x) for x in xs))
 
 
-def B_max(G, *args):
+class _InOrder:
+    """A side, space or component as an ordering sees it: placed by its index
+    (sort(xs) of sides, spaces, components) and equal only to itself. The
+    entities themselves define no order, which keeps their == a plain
+    identity test (a class with a Python `<` makes every == and `in` on its
+    objects look methods up)."""
+
+    __slots__ = ("e",)
+
+    def __init__(self, e):
+        self.e = e
+
+    def __lt__(self, other):
+        return self.e.index < other.e.index if type(other) is _InOrder else NotImplemented
+
+    def __gt__(self, other):
+        return self.e.index > other.e.index if type(other) is _InOrder else NotImplemented
+
+    def __eq__(self, other):
+        return type(other) is _InOrder and other.e is self.e
+
+    def __ne__(self, other):
+        return not (type(other) is _InOrder and other.e is self.e)
+
+    __hash__ = None
+
+
+def _in_order(k):
+    """k with every side, space and component in it placed by its index."""
+    t = type(k)
+    if t is Side or t is Space or t is Comp:
+        return _InOrder(k)
+    if t is list or t is FrozenList or t is tuple:
+        return [_in_order(x) for x in k]
+    return k
+
+
+def _order(xs, ks):
+    """The positions of xs by their keys ks, smallest first, ties in order
+    (each key worked out once, before: a key may be a rule's function)."""
+    at = range(len(xs))
+    try:
+        return sorted(at, key=ks.__getitem__)
+    except TypeError:  # sides, spaces or components among the keys
+        ks = [_in_order(k) for k in ks]
+        return sorted(at, key=ks.__getitem__)
+
+
+def _ordered_keys(scan, xs, ks):
+    """scan(xs, ks), again with entities placed by index if their keys
+    cannot be compared as they are (the keys are worked out once, before)."""
+    try:
+        return scan(xs, ks)
+    except TypeError:
+        return scan(xs, [_in_order(k) for k in ks])
+
+
+def _most_of(G, args, pick):
     xs = _paid(G, args[0]) if len(args) == 1 else args
-    return max(xs) if xs else 0
+    if not xs:
+        return 0
+    try:
+        return pick(xs)
+    except TypeError:
+        return pick(xs, key=_in_order)
+
+
+def B_max(G, *args):
+    return _most_of(G, args, max)
 
 
 def B_min(G, *args):
-    xs = _paid(G, args[0]) if len(args) == 1 else args
-    return min(xs) if xs else 0
+    return _most_of(G, args, min)
 
 
 def B_abs(G, x):
     return abs(num(x))
 
 
-def B_max_by(G, xs, key, trusted=False):
+def _keyed(xs, key, trusted):
     key = key if trusted else fn(key)
-    best, bk = None, None
-    for x in _paid(G, xs):
-        k = key(x)
-        if bk is None or k > bk:
-            best, bk = x, k
-    return best
+    xs = xs if type(xs) is list else list(xs)
+    return xs, [key(x) for x in xs]
+
+
+def _best(more):
+    def scan(xs, ks):
+        best, bk = None, None
+        for x, k in zip(xs, ks):
+            if bk is None or (k > bk if more else k < bk):
+                best, bk = x, k
+        return best
+    return scan
+
+
+def _all_best(more):
+    def scan(xs, ks):
+        out, bk = [], None
+        for x, k in zip(xs, ks):
+            if bk is None or (k > bk if more else k < bk):
+                out, bk = [x], k
+            elif k == bk:
+                out.append(x)
+        return out
+    return scan
+
+
+_MAX_BY, _MIN_BY, _MOST, _FEWEST = _best(True), _best(False), _all_best(True), _all_best(False)
+
+
+def B_max_by(G, xs, key, trusted=False):
+    return _ordered_keys(_MAX_BY, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_min_by(G, xs, key, trusted=False):
-    key = key if trusted else fn(key)
-    best, bk = None, None
-    for x in _paid(G, xs):
-        k = key(x)
-        if bk is None or k < bk:
-            best, bk = x, k
-    return best
+    return _ordered_keys(_MIN_BY, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_most(G, xs, key, trusted=False):
-    key = key if trusted else fn(key)
-    out, bk = [], None
-    for x in _paid(G, xs):
-        k = key(x)
-        if bk is None or k > bk:
-            out, bk = [x], k
-        elif k == bk:
-            out.append(x)
-    return out
+    return _ordered_keys(_MOST, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_fewest(G, xs, key, trusted=False):
-    key = key if trusted else fn(key)
-    out, bk = [], None
-    for x in _paid(G, xs):
-        k = key(x)
-        if bk is None or k < bk:
-            out, bk = [x], k
-        elif k == bk:
-            out.append(x)
-    return out
+    return _ordered_keys(_FEWEST, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_filter(G, xs, pred, trusted=False):
@@ -295,12 +363,16 @@ def B_map(G, xs, f, trusted=False):
 
 
 def B_sort_by(G, xs, key, trusted=False):
-    key = key if trusted else fn(key)
-    return sorted(_paid(G, xs), key=key)
+    xs, ks = _keyed(_paid(G, xs), key, trusted)
+    return [xs[i] for i in _order(xs, ks)]
 
 
 def B_sort(G, xs):
-    return sorted(_paid(G, xs))
+    xs = _paid(G, xs)
+    try:
+        return sorted(xs)
+    except TypeError:
+        return sorted(xs, key=_in_order)
 
 
 def _key(by, trusted):
@@ -318,8 +390,10 @@ def _key(by, trusted):
 
 def B_sorted(G, xs, by=None, trusted=False):
     key = _key(by, trusted)
+    xs = _paid(G, xs)
+    ks = xs if key is None else [key(x) for x in xs]
     try:
-        return sorted(_paid(G, xs), key=key)
+        return [xs[i] for i in _order(xs, ks)]
     except TypeError:
         raise RuleError("sorted: these values cannot be put in order (mixed kinds, or none)") \
             from None
@@ -329,8 +403,10 @@ def B_ranked(G, xs, by=None, trusted=False):
     """The items in groups of equal keys, the smallest key first."""
     key = _key(by, trusted) or (lambda x: x)
     out, last = [], None
+    xs = _paid(G, xs)
+    ks = [key(x) for x in xs]
     try:
-        ordered = sorted(((key(x), x) for x in _paid(G, xs)), key=lambda kx: kx[0])
+        ordered = [(ks[i], xs[i]) for i in _order(xs, ks)]
     except TypeError:
         raise RuleError("ranked: these values cannot be put in order (mixed kinds, or none)") \
             from None
@@ -393,6 +469,19 @@ def B_distinct(G, xs, key, trusted=False):
         if k not in seen:
             seen.add(k)
             out.append(x)
+    return out
+
+
+def B_group_by(G, xs, key, trusted=False):
+    key = key if trusted else fn(key)
+    groups, out = {}, []
+    for x in _paid(G, xs):
+        k = key(x)
+        g = groups.get(k)
+        if g is None:
+            groups[k] = g = []
+            out.append(g)
+        g.append(x)
     return out
 
 
@@ -473,7 +562,11 @@ def _track(G, name):
     try:
         return G.tracks[name]
     except (KeyError, TypeError):
-        raise RuleError(f"no track {display(name)!r}") from None
+        raise _no_track(name) from None
+
+
+def _no_track(name):
+    return RuleError(f"no track {display(name)!r}")
 
 
 def B_track(G, name):
@@ -483,8 +576,11 @@ def B_track(G, name):
 
 
 def B_step(G, name, space, n):
-    spaces, loop, pos = _track(G, name)
-    i = pos.get(space)
+    try:  # _track, without its call (step and distance are hot)
+        spaces, loop, pos = G.tracks[name]
+    except (KeyError, TypeError):
+        raise _no_track(name) from None
+    i = pos.get(space.index) if type(space) is Space else None
     if i is None:
         raise RuleError(f"{display(space)} is not on track {name!r}")
     j = i + (n if type(n) is int and -_M <= n <= _M else num(n))
@@ -494,10 +590,14 @@ def B_step(G, name, space, n):
 
 
 def B_distance(G, name, a, b):
-    spaces, loop, pos = _track(G, name)
-    if a not in pos or b not in pos:
+    try:
+        spaces, loop, pos = G.tracks[name]
+    except (KeyError, TypeError):
+        raise _no_track(name) from None
+    if type(a) is not Space or type(b) is not Space or a.index not in pos or \
+            b.index not in pos:
         raise RuleError(f"distance: both spaces must be on track {name!r}")
-    d = pos[b] - pos[a]
+    d = pos[b.index] - pos[a.index]
     return d % len(spaces) if loop else d
 
 

@@ -49,6 +49,7 @@ class Var:
     type: str
     assignable: bool = True
     param: tuple | None = None  # its key in Compiler.sites, when its type is inferred
+    origin: object = None  # fast: the value of a `let` the function never binds again
 
 
 @dataclass
@@ -179,7 +180,7 @@ class Compiler:
     def emit(self, indent, text, span):
         if indent == 0 and text.startswith("def "):
             self.py_fn = text[4:text.index("(")]  # whose locals `let` declares now
-        if self.fast and text.startswith(("l_", "_ow", "return ", "G.move(")):
+        if self.fast and text.startswith(("l_", "_ow", "return ", "G.move(", "for ")):
             from .unroll import unrolled  # (ast: imported only when compiling)
             lines = unrolled(text, self.fresh)
             if lines is not None:  # a comprehension as loops
@@ -189,6 +190,29 @@ class Compiler:
                 return
         self.lines.append("    " * indent + text)
         self.spans.append(span)
+
+    def guarded_folds(self, lines, spans):
+        """fast: folds left in tests (`if all(...)`) and behind `and`/`or`
+        (`_i3 = p.powered and any(...)`, from a function written in place)
+        as loops (unroll._guarded)."""
+        from .unroll import guarded, lean, unrolled
+        out, where = [], []
+        for line, span in zip(lines, spans):
+            text = line.lstrip()
+            lowered = None
+            if text.startswith(("if ", "_i", "l_", "return ")) and " for " in text:
+                lowered = unrolled(text, self.fresh) or guarded(text, self.fresh)
+            if lowered is None and text.startswith(("_i", "l_", "return ")):
+                lowered = lean(text, self.fresh)
+            if lowered is None:
+                out.append(line)
+                where.append(span)
+                continue
+            indent = line[:len(line) - len(text)]
+            for i, part in lowered:
+                out.append(indent + "    " * i + part)
+                where.append(span)
+        return out, where
 
     def fresh(self, base):
         self.tmp += 1
@@ -322,6 +346,12 @@ class Compiler:
         if self.fast:
             from .inline import inline_calls
             self.lines, self.spans = inline_calls(self.lines, self.spans, self.fresh)
+            self.lines, self.spans = self.guarded_folds(self.lines, self.spans)
+            self.lines, self.spans = _merged_charges(self.lines, self.spans)
+            # `c.holder` is only ever written for a component (e_Attr): of a
+            # variable, read without the property's call
+            self.lines = [_holder_read(line) if ".holder" in line else line
+                          for line in self.lines]
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
                         self.given, self.stocked if self.fast else None,
@@ -713,7 +743,17 @@ class Compiler:
             return "None", "any"
         name = n.func.id
         kwargs = [a for a in n.args if isinstance(a, A.KeywordArg)]
-        args = [self.expr(a, scope) for a in n.args if not isinstance(a, A.KeywordArg)]
+        args = []
+        walks = self.fast and self.typed_pass and name in _WALKERS and \
+            scope.lookup(name) is None and name not in self.funcs
+        for a in n.args:
+            if isinstance(a, A.KeywordArg):
+                continue
+            if walks and len(args) == 1 and isinstance(a, A.Lambda):
+                # a typed pass: the function is given the list's items
+                args.append(self.e_Lambda(a, scope, elem(args[0][1])))
+            else:
+                args.append(self.expr(a, scope))
         if kwargs and not (name in BUILTINS and scope.lookup(name) is None and
                            name not in self.funcs):
             self.err(kwargs[0], "ARITY", f"{name}() takes no '{kwargs[0].name}:' argument",
@@ -833,7 +873,7 @@ class Compiler:
         return True
 
     def walk_inline(self, name, n, codes, kwargs, types):
-        """fast: sum, count, any, every, first or distinct over a list with a lambda
+        """fast: sum, count, any, every, first, distinct or group_by over a list with a lambda
         written in place, as one Python loop over the paid-for items (no call
         of the lambda per item); the same steps, results and order of
         evaluation as the built-in (builtins.py), any and every stopping
@@ -925,8 +965,13 @@ class Compiler:
             if count == 0:
                 return None
             seen = len(self.diags)
-            code, _ = self.expr(other, scope)  # compiled once already, in the lambda
+            code, t = self.expr(other, scope)  # compiled once already, in the lambda
             del self.diags[seen:]
+            if t in ("side", "space", "int", "str", "bool") or t.startswith("comp"):
+                # a value that hashes: the index read in place once it is built
+                key = (kind, attr)
+                return (f"(spend(G, {2 * count + 1}) or (G._firsts.get({key!r}) or "
+                        f"G.first_index({kind!r}, {attr!r})).get({code}))")
             return f"(spend(G, {2 * count + 1}) or G.first_by({kind!r}, {attr!r}, {code}))"
         return None
 
@@ -1035,9 +1080,9 @@ class Compiler:
         walk = _paid_for(it) if self.fast else "B_each"
         return f"[{ecode} for l_{n.var} in {walk}(G, {icode}){cond}]", list_of(et)
 
-    def e_Lambda(self, n, scope):
+    def e_Lambda(self, n, scope, param="any"):
         inner = scope.child()
-        inner.names[n.param] = Var(f"l_{n.param}", "any")
+        inner.names[n.param] = Var(f"l_{n.param}", param)
         code, _ = self.expr(n.body, inner)
         return f"(lambda l_{n.param}: {code})", "func"
 
@@ -1115,8 +1160,11 @@ class Compiler:
         elif not compatible(lt, rt):
             self.err(n, "TYPE", f"comparing {_tname(lt)} with {_tname(rt)} is always "
                      f"{'false' if n.op == '==' else 'true'}")
+        # no entity defines equality, and nothing else equals one: identity
+        # (`!=` of an object whose class defines `<` costs a lookup chain)
         if n.op in ("==", "!=") and ("none" in (lt, rt) or lt in ("side", "space") or
-                                     lt.startswith("comp")):
+                                     lt.startswith("comp") or rt in ("side", "space") or
+                                     rt.startswith("comp")):
             op = "is" if n.op == "==" else "is not"
             return f"({lc} {op} {rc})", "bool"
         if n.op in ("==", "!=") and (plt.startswith("list:") or prt.startswith("list:")) and \
@@ -1155,6 +1203,8 @@ class Compiler:
 
     # ---------------------------------------------------------------- statements
     def block(self, stmts, scope, ind):
+        if ind == 1:  # a function's body: how often each name is bound in it
+            self.bound = _bindings(stmts)
         for s in stmts:
             getattr(self, "s_" + type(s).__name__)(s, scope, ind)
 
@@ -1173,7 +1223,9 @@ class Compiler:
             scope.names[s.name] = Var(f"l_{s.name}", self.param_types.get(key, "any"),
                                       param=key)
         else:
-            scope.names[s.name] = Var(f"l_{s.name}", "any" if t == "none" else t)
+            once = self.fast and getattr(self, "bound", {}).get(s.name) == 1
+            scope.names[s.name] = Var(f"l_{s.name}", "any" if t == "none" else t,
+                                      origin=s.value if once else None)
         self.emit(ind, f"l_{s.name} = {code}", s.span)
 
     def s_Assign(self, s, scope, ind):
@@ -1426,7 +1478,23 @@ class Compiler:
             self.err(s.what, "TYPE", f"only components move between zones, not {_tname(wt)}")
         dc, dt = self.expr(s.dest, scope)
         self.expect(s.dest, dt, "zone", "a move's destination")
-        self.emit(ind, f"G.move({wc}, {dc}, {s.position == 'top'})", s.span)
+        top = s.position == "top"
+        if self.fast and wt.startswith("comp") and dt == "zone" and _ZONE_PATH.match(dc):
+            # one component (or none) into a zone, moved in place as Game.move
+            # moves it; one with handlers or abilities, or a log, takes its way
+            m, z = self.fresh("m"), self.fresh("z")
+            for line in [f"{m} = {wc}",
+                         f"if {m} is not None and not {m}._hooks and not G.logging:",
+                         f"    {m}._seen = None",
+                         f"    {z} = {m}.zone",
+                         f"    if {z} is not None: {z}.items.remove({m})",
+                         f"    {dc}.items.insert(0, {m})" if top else f"    {dc}.items.append({m})",
+                         f"    {m}.zone = {dc}",
+                         "else:",
+                         f"    G.move({m}, {dc}, {top})"]:
+                self.emit(ind, line, s.span)
+            return
+        self.emit(ind, f"G.move({wc}, {dc}, {top})", s.span)
 
     def s_Roll(self, s, scope, ind):
         code, t = self.expr(s.what, scope)
@@ -1437,6 +1505,26 @@ class Compiler:
                 self.err(s.what, "TYPE", f"components of kind {k!r} have no 'value' property "
                          "to roll", hint="declare properties: {value: 1} and attributes: "
                          "{sides: ...}")
+        if self.fast and t == "zone" and _ZONE_PATH.match(code):
+            # the dice of a zone rolled in place, drawing what Game.roll draws
+            # (engine.DRAWS_INLINE); a die without a whole number of sides,
+            # a rig or a log takes the engine's way
+            b, x, k, r = self.fresh("b"), self.fresh("x"), self.fresh("k"), self.fresh("r")
+            for i, line in enumerate([
+                    "if G.rig is None and not G.logging and G.draws_inline:",
+                    f"    {b} = G.rng.getrandbits",
+                    f"    for {x} in {code}.items:",
+                    f"        {k} = {x}._bits",
+                    f"        if {k}:",
+                    f"            {r} = {b}({k})",
+                    f"            while {r} >= {x}.u_sides: {r} = {b}({k})",
+                    f"            {x}.u_value = 1 + {r}",
+                    "        else:",
+                    f"            G.roll({x})",
+                    "else:",
+                    f"    G.roll({code})"]):
+                self.emit(ind, line, s.span)
+            return
         self.emit(ind, f"G.roll({code})", s.span)
 
     def s_Shuffle(self, s, scope, ind):
@@ -1610,10 +1698,15 @@ class Compiler:
                 return None  # "{a.id}{b.id}": where one ends is unknown
             var, field = (p.id, None) if isinstance(p, A.Name) else \
                 (p.obj.id, p.name) if isinstance(p, A.Attr) and isinstance(p.obj, A.Name) \
+                else (p.obj.obj.id, "[0]." + p.name) if isinstance(p, A.Attr) and \
+                isinstance(p.obj, A.Index) and isinstance(p.obj.obj, A.Name) and \
+                isinstance(p.obj.index, A.Num) and p.obj.index.value == 0 \
                 else (None, None)
             if var not in keys or keys[var] != (field or "id"):
                 return None
-            code.append(f"l_{var}.id" if field in (None, "id") else f"str(l_{var}.{py_name(field)})")
+            code.append(f"l_{var}.id" if field in (None, "id") else
+                        f"str(l_{var}[0].{py_name(field[4:])})" if field.startswith("[0].") else
+                        f"str(l_{var}.{py_name(field)})")
             shown.add(var)
             sep = ""
         if shown != set(keys) or " + ".join(code) != lcode:
@@ -1626,6 +1719,8 @@ class Compiler:
         or None when unknown."""
         if isinstance(it, A.Name):
             v = scope.lookup(it.id)
+            if v is not None and v.origin is not None:
+                return self.distinct_key(v.origin, scope)  # `let xs = ...`, never rebound
             return "id" if v is not None and v.code in ("G.players", "G.sides") else None
         if isinstance(it, A.Comprehension) and isinstance(it.elt, A.Name) and \
                 it.elt.id == it.var:
@@ -1641,10 +1736,18 @@ class Compiler:
             return "id"
         if name == "components" and lit is not None and len(args) == 1:
             return "id"
-        if name == "distinct" and len(args) == 2 and isinstance(args[1], A.Lambda) and \
-                isinstance(args[1].body, A.Attr) and isinstance(args[1].body.obj, A.Name) and \
-                args[1].body.obj.id == args[1].param:
-            return args[1].body.name
+        if name == "linked" and len(args) == 2 and isinstance(args[1], A.Str) and \
+                len(args[1].parts) == 1 and args[1].parts[0] in self.rs.links:
+            # a space's neighbours are each there once when no link is listed
+            # twice (either way round) and none joins a space to itself
+            pairs = [frozenset(map(str, p)) for p in self.rs.links[args[1].parts[0]]]
+            if all(len(p) == 2 for p in pairs) and len(set(pairs)) == len(pairs):
+                return "id"
+        if name in ("distinct", "group_by") and len(args) == 2 and \
+                isinstance(args[1], A.Lambda) and isinstance(args[1].body, A.Attr) and \
+                isinstance(args[1].body.obj, A.Name) and args[1].body.obj.id == args[1].param:
+            # distinct: each item's field; group_by: the field of each list's first
+            return args[1].body.name if name == "distinct" else "[0]." + args[1].body.name
         return None
 
     def label_function(self, lazy, opts, labs, start, ind, span):
@@ -1824,6 +1927,16 @@ class Compiler:
         self.emit(ind, "G.end_game()", s.span)
 
 
+# a zone reached by fields alone (the game's, or a variable's): reading it
+# twice changes nothing
+_ZONE_PATH = re.compile(r"^(?:G\.z_\w+|l_\w+\.u_\w+)$")
+
+
+# built-ins that call their function (argument 2) on each item of their list
+_WALKERS = {"count", "sum", "max_by", "min_by", "most", "fewest", "filter", "map", "sort_by",
+            "first", "any", "every", "distinct", "group_by"}
+
+
 # The built-ins walk_inline writes as one loop (the lambda's body in place).
 _WALKS = {
     "sum": "num(sum({body} for {var} in {xs}))",
@@ -1833,6 +1946,9 @@ _WALKS = {
     "first": "next(({var} for {var} in {xs} if {body}), None)",
     "distinct": "[{var} for seen_ in [set()] for {var} in {xs} for key_ in [{body}] "
                 "if key_ not in seen_ and not seen_.add(key_)]",
+    # each group's list is taken when it is made, and grows as its items come
+    "group_by": "[g_ for groups_ in [{{}}] for {var} in {xs} for key_ in [{body}] "
+                "for g_ in [groups_.setdefault(key_, [])] if not g_.append({var}) and len(g_) == 1]",
 }
 
 
@@ -1847,25 +1963,81 @@ def _pure(node) -> bool:
     return all(isinstance(n, _PURE_NODES) for n in _walk(node))
 
 
+def _holder_read(line):
+    """`x.holder` of a variable or temporary written as its zone's holder,
+    outside texts (a rule's text is data, whatever it says)."""
+    import io
+    import tokenize
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(line + "\n").readline))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return line
+    for i in range(len(toks) - 3, -1, -1):  # from the end: earlier columns stay put
+        t = toks[i]
+        if t.type == tokenize.NAME and _HOLDER.fullmatch(t.string) and \
+                toks[i + 1].string == "." and toks[i + 2].string == "holder" and \
+                (i == 0 or toks[i - 1].string != ".") and t.start[0] == toks[i + 2].end[0] == 1:
+            v = t.string
+            line = line[:t.start[1]] + f"({v}.zone.holder if {v}.zone is not None else None)" + \
+                line[toks[i + 2].end[1]:]
+    return line
+
+
+_HOLDER = re.compile(r"(?:l|_i|_v|_a)\w*")
+_CHARGE = re.compile(r"^( +)G\.fuel -= (.+)$")
+
+
+def _merged_charges(lines, spans):
+    """fast: steps paid twice in a row (a function's own step, then that of
+    one written into it or of the list its first loop walks) paid at once:
+    the same total before anything else happens."""
+    out, where = [], []
+    for line, span in zip(lines, spans):
+        now = _CHARGE.match(line)
+        last = _CHARGE.match(out[-2]) if now and len(out) >= 2 else None
+        if last and last.group(1) == now.group(1) and out[-1] == now.group(1) + _CHECK:
+            a, b = last.group(2), now.group(2)
+            total = str(int(a) + int(b)) if a.isdigit() and b.isdigit() else f"{a} + ({b})"
+            out[-2] = f"{now.group(1)}G.fuel -= {total}"
+            out.pop()  # the first check goes; the second, next, checks both
+            where.pop()
+            continue
+        out.append(line)
+        where.append(span)
+    return out, where
+
+
+_CHECK = "if G.fuel < 0: G.out_of_steps()"
+
+
 def _rebound(body) -> set:
     """Names a function body binds anew (let, assignment, loops, options,
     lambdas, comprehensions): a parameter among them keeps no inferred type."""
-    out = set()
+    return set(_bindings(body))
+
+
+def _bindings(body) -> dict:
+    """How many times a function body binds each name (see _rebound)."""
+    out: dict = {}
     for n in _walk(body):
         if isinstance(n, A.Let):
-            out.add(n.name)
+            names = [n.name]
         elif isinstance(n, A.Assign) and isinstance(n.target, A.Name):
-            out.add(n.target.id)
+            names = [n.target.id]
         elif isinstance(n, (A.For, A.Comprehension)):
-            out.add(n.var)
+            names = [n.var]
         elif isinstance(n, A.Lambda):
-            out.add(n.param)
+            names = [n.param]
         elif isinstance(n, A.Option):
-            out.update(var for var, _ in n.fors)
+            names = [var for var, _ in n.fors]
         elif isinstance(n, A.SomeOption):
-            out.update((n.picked, n.var))
+            names = [n.picked, n.var]
         elif isinstance(n, A.Choose) and n.each:
-            out.add(n.each)
+            names = [n.each]
+        else:
+            continue
+        for name in names:
+            out[name] = out.get(name, 0) + 1
     return out
 
 

@@ -225,8 +225,12 @@ class _Template:
             for name, init in kd.properties.items():
                 plain[py_name(name)] = _data(cd.values.get(name, init))
             self.comps.append((cd.id, cd.kind, refs, kd.zone))
+            # a die's sides as the bits a roll draws (generated rolls: compiler
+            # s_Roll), 0 unless a fixed whole number
+            sides = plain.get("u_sides") if "sides" in kd.attributes else None
+            bits = sides.bit_length() if type(sides) is int and sides > 0 else 0
             self.comp_fields.append({"id": cd.id, "kind": cd.kind, "index": i, "zone": None,
-                                     "_seen": None, **plain})
+                                     "_seen": None, "_bits": bits, **plain})
         self.tracks = [(name, [str(x) for x in ids], bool(loop))
                        for name, (ids, loop) in rs.tracks.items()]
         self.links = [(str(kind), [(str(a), str(b)) for a, b in pairs])
@@ -243,6 +247,13 @@ class _Template:
             for a, b in pairs:
                 links[at[a]].setdefault(kind, []).append(at[b])
                 links[at[b]].setdefault(kind, []).append(at[a])
+        # each track as places in a game's spaces, and the position on it of
+        # each space by its place (shared by every game: builtins.B_step)
+        self.track_places = []
+        for name, ids, loop in self.tracks:
+            places = [at[x] for x in ids]
+            pos = {x: i for i, x in enumerate(places)}  # the last, as a track repeats
+            self.track_places.append((name, places, loop, pos))
         # each space's linked spaces by kind, as indexes into a game's spaces:
         # shared by every game of the program (builtins.B_linked reads them)
         self.space_links = [{kind: tuple(xs) for kind, xs in d.items()} for d in links]
@@ -526,7 +537,7 @@ class Game(Decisions, GameLog):
         self.spaces = spaces = [new(Space) for _ in lay.space_fields]
         for sp, fields in zip(spaces, lay.space_fields):
             sp.__dict__.update(fields)
-        self.spaces_by_id = by_id = {sp.id: sp for sp in spaces}
+        self.spaces_by_id = {sp.id: sp for sp in spaces}
         for sp, refs, links in zip(spaces, tpl.space_refs, tpl.space_links):
             for py, kind, v in refs:
                 setattr(sp, py, spaces[v] if kind == "space" else FrozenList([spaces[x] for x in v]))
@@ -535,10 +546,8 @@ class Game(Decisions, GameLog):
                 setattr(sp, py, Zone(name, sp, z.type, z.visibility, z.live))
             for piece, attr in lay.space_own:
                 setattr(sp, attr, PieceRow(piece, sp, nsides))
-        self.tracks = {}
-        for name, ids, loop in tpl.tracks:
-            track = [by_id[x] for x in ids]
-            self.tracks[name] = (track, loop, {s: i for i, s in enumerate(track)})
+        self.tracks = {name: ([spaces[i] for i in at], loop, pos)
+                       for name, at, loop, pos in tpl.track_places}
         self.comps = comps = [new(Comp) for _ in lay.comp_fields]
         for c, fields in zip(comps, lay.comp_fields):
             c.__dict__.update(fields)
@@ -579,6 +588,7 @@ class Game(Decisions, GameLog):
         self.uniform = [a.rng.getrandbits if type(a) is RandomAgent and DRAWS_INLINE else None
                         for a in self.agents]
         self.decisions = 0
+        self.draws_inline = DRAWS_INLINE
         # the step budget (limits.py; game.yaml limits.steps; --max-steps), handed
         # out in chunks: generated code counts `fuel` down, out_of_steps refills it
         self.budget = steps or program.steps
@@ -944,16 +954,20 @@ class Game(Decisions, GameLog):
     def first_by(self, kind, attr, value):
         """The first component of `kind` whose fixed `attr` equals value (the
         fast back end's `first(components(kind), x => x.attr == value)`)."""
-        index = self._firsts.get((kind, attr))
-        if index is None:
-            py = attr if attr == "id" else py_name(attr)
-            index = self._firsts[(kind, attr)] = {}
-            for c in self.comps_by_kind.get(kind, ()):
-                index.setdefault(getattr(c, py), c)
+        index = self._firsts.get((kind, attr)) or self.first_index(kind, attr)
         try:
             return index.get(value)
         except TypeError:  # a list, say: equal to no attribute value
             return None
+
+    def first_index(self, kind, attr):
+        """{value: the first component of kind with that fixed attribute},
+        made the first time a game asks (generated code reads it in place)."""
+        py = attr if attr == "id" else py_name(attr)
+        index = self._firsts[(kind, attr)] = {}
+        for c in self.comps_by_kind.get(kind, ()):
+            index.setdefault(getattr(c, py), c)
+        return index
 
     def _relive(self, c, live):
         """Component c moves into a live zone (live) or out of one."""
@@ -1073,23 +1087,28 @@ class Game(Decisions, GameLog):
         money = self.program.money
         if amount % money[-1][2]:
             raise RuleError(f"pay {amount}: not a multiple of the smallest note ({money[-1][2]})")
-        have, need, give = 0, amount, {}
+        need, give = amount, []
         for _, a, value in money:  # the greedy split, tried first: it usually fits
             n = getattr(payer, a)
-            have += n * value
-            k = n if n < need // value else need // value
-            give[a] = k
-            need -= k * value
-        if have < amount:
-            raise RuleError(f"{payer.id} cannot pay {amount}: holds only {have}")
+            k = need // value
+            if n < k:
+                k = n
+            if k:
+                give.append((a, k))
+                need -= k * value
+                if not need:
+                    break
         if need:
+            have = sum(getattr(payer, a) * value for _, a, value in money)
+            if have < amount:
+                raise RuleError(f"{payer.id} cannot pay {amount}: holds only {have}")
             give = self._change_for(amount, payer, payee)
             if give is None:
                 return amount  # paid with a bigger note, change taken back
-        for a, k in give.items():
-            if k:
-                setattr(payer, a, getattr(payer, a) - k)
-                setattr(payee, a, getattr(payee, a) + k)
+            give = [(a, k) for a, k in give.items() if k]
+        for a, k in give:
+            setattr(payer, a, getattr(payer, a) - k)
+            setattr(payee, a, getattr(payee, a) + k)
         if self.logging:
             self.say(f"{payer.id} pays {amount} to {payee.id}")
         return amount
@@ -1239,19 +1258,27 @@ class Game(Decisions, GameLog):
         for _ in range(n):
             if not src.items:
                 break
-            c = None
+            c, at = None, 0
             forced = self.rig.draws.get(src.name) if self.rig is not None else None
             if forced:
                 cid = forced.pop(0)
                 c = self.comps_by_id.get(cid)
                 if c is None or c.zone is not src:
                     raise RuleError(f"rigged draw {cid!r} is not in {src.id}")
+                at = src.items.index(c)
             elif src.kind == "bag":
                 # randrange(n) draws exactly this, through one more call
-                c = src.items[self.rng._randbelow(len(src.items))]
+                at = self.rng._randbelow(len(src.items))
+                c = src.items[at]
             else:
                 c = src.items[0]
-            self.move(c, dst, False)
+            if c._hooks or self.logging or type(dst) is not Zone:
+                self.move(c, dst, False)
+            else:  # move()'s common case, where the drawn component lies known
+                c._seen = None
+                del src.items[at]
+                dst.items.append(c)
+                c.zone = dst
             drawn.append(c)
         return drawn
 

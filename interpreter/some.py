@@ -93,10 +93,20 @@ class SomeOffer:
             self._ways = ways
         return self._ways
 
+    def _free(self) -> bool:
+        """Any count of each group, at most all of them, at least none or one:
+        then a selection is a number in mixed radix, a digit per group."""
+        return self.low <= 1 and self.low <= self.high >= sum(have for _, have in self.groups)
+
     def total(self) -> int:
         """How many selections there are (not counting a pass)."""
         if self.low > self.high:
             return 0
+        if self._free():
+            every = 1
+            for _, have in self.groups:
+                every *= have + 1
+            return every - self.low  # without the empty one when one is the least
         return sum(self.ways()[0][self.low:self.high + 1])
 
     def selections(self):
@@ -122,6 +132,12 @@ class SomeOffer:
         pick = rng.randrange(total + (1 if self.may else 0))
         if pick >= total:
             return None
+        if self._free():  # the pick as digits, the first group's lowest
+            counts, k = [], pick + self.low
+            for _, have in self.groups:
+                k, c = divmod(k, have + 1)
+                counts.append(c)
+            return counts
         ways = self.ways()
         for size in range(self.low, self.high + 1):
             if pick < ways[0][size]:

@@ -83,7 +83,11 @@ def to_table(value):
 
 
 class Entity:
-    """Something with an id, shown by its id in labels and logs."""
+    """Something with an id, shown by its id in labels and logs. Entities
+    define no order and no equality of their own: == is identity, which
+    CPython answers without a method call only while the class defines no
+    comparison (the built-ins that sort put entities by index instead:
+    builtins._in_order)."""
 
     __slots__ = ()
 
@@ -104,18 +108,12 @@ class Side(Entity):
         self.is_player = is_player
         self.bot = False  # a seat whose decisions the rules make (`prefer`)
 
-    def __lt__(self, other):
-        return self.index < other.index
-
 
 class Space(Entity):
     def __init__(self, id, index):
         self.id = id
         self.index = index
         self._links = {}
-
-    def __lt__(self, other):
-        return self.index < other.index
 
 
 class Comp(Entity):
@@ -133,20 +131,18 @@ class Comp(Entity):
     @property
     def holder(self):
         z = self.zone
-        return z.owner if z is not None and isinstance(z.owner, Side) else None
-
-    def __lt__(self, other):
-        return self.index < other.index
+        return z.holder if z is not None else None
 
 
 class Zone(Entity):
     """An ordered collection of components; items[0] is the top."""
 
-    __slots__ = ("id", "name", "owner", "items", "live", "kind", "visibility", "_key")
+    __slots__ = ("id", "name", "owner", "holder", "items", "live", "kind", "visibility", "_key")
 
     def __init__(self, name, owner, kind="set", visibility="public", live=False):
         self.name = name
         self.owner = owner
+        self.holder = owner if isinstance(owner, Side) else None  # what its components' holder is
         self.id = name if owner is None else f"{owner.id}.{name}"
         self.items = []
         self.kind = kind

@@ -107,6 +107,9 @@ BUILTINS: dict[str, Builtin] = {
     "every": Builtin(1, 2, _const("bool"), "every(xs) or every(xs, x => test)", fn_args=(1,)),
     "unique": Builtin(1, 1, _same_list, "items without repeats, first occurrence kept"),
     "distinct": Builtin(2, 2, _same_list, "the first item for each key: distinct(dice, d => d.value)", fn_args=(1,)),
+    "group_by": Builtin(2, 2, lambda a: list_of(_same_list(a)),
+                        "the items in lists of equal key, each in the order its key first "
+                        "appears: group_by(dice, d => d.value)", fn_args=(1,)),
     "index_of": Builtin(2, 2, _const("int"), "position of an item (0-based), -1 if absent"),
     "rotate": Builtin(2, 2, _same_list, "the list starting at the given item, wrapping round"),
     "next_of": Builtin(2, 2, _first, "the item after the given one, wrapping round"),

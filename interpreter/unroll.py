@@ -23,6 +23,8 @@ import ast
 import copy
 import re
 
+from .limits import MAX_NUMBER
+
 _HEAD = re.compile(r"^(?:(?P<target>l_\w+|_ow\d+|_i\d+) = |return |G\.move\()"
                    r"(?:\[|all\(|any\(|next\(|num\(sum\(|len\(\[)")
 _SCOPED = (ast.Lambda, ast.GeneratorExp, ast.SetComp, ast.DictComp, ast.NamedExpr,
@@ -68,7 +70,8 @@ def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
     if start is not None:
         out.append((0, f"{result} = {start}"))
     _build(comp, 0, {}, out, fresh, lambda ind, elt: [(ind + d, line.format(r=result, e=elt))
-                                                      for d, line in action])
+                                                      for d, line in action],
+           fuse=form not in ("all", "any", "next") and _calm(comp))
     done = end.format(r=result)
     if call is not None:
         call.args[0] = ast.Name(done, ast.Load())
@@ -78,6 +81,128 @@ def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
     else:
         out.append((0, f"{m.group('target')} = {done}"))
     return out
+
+
+_GUARDED = re.compile(r"^(?:(?P<if>if )(?P<test>.*):|(?P<head>(?:l_\w+|_i\d+) = |return )(?P<value>.*))$")
+
+
+def guarded(text: str, fresh) -> list[tuple[int, str]] | None:
+    """As unrolled, once small functions are written in place: `if FOLD:`, and `x = A and FOLD` / `return A or FOLD` (a function
+    that tests something and then looks through a list, written in place):
+    the fold as loops, run only when the test before it leaves it to decide,
+    as `and` and `or` would."""
+    m = _GUARDED.match(text)
+    if m is None or not (" for " in text and ("all(" in text or "any(" in text or
+                                             "next(" in text or "sum(" in text)):
+        return None
+    code = m.group("test") if m.group("if") else m.group("value")
+    try:
+        node = ast.parse(code, mode="eval").body
+    except SyntaxError:
+        return None
+    before, op = [], None
+    if isinstance(node, ast.BoolOp) and not m.group("if"):
+        before, op, node = node.values[:-1], node.op, node.values[-1]
+        if any(_fold(v) is not None or _has_scope(v) for v in before):
+            return None
+    fold = _fold(node)
+    if fold is None or not _plain(fold[1], fold[0]) or \
+            fold[0] == "len" and not isinstance(fold[1].elt, ast.Constant):
+        return None
+    form, comp = fold
+    out: list[tuple[int, str]] = []
+    ind = 0
+    if before:
+        test = fresh("b")
+        first = before[0] if len(before) == 1 else ast.BoolOp(op, before)
+        out.append((0, f"{test} = {ast.unparse(first)}"))
+        out.append((0, f"if {test}:" if isinstance(op, ast.And) else f"if not {test}:"))
+        ind = 1
+    result = fresh("r")
+    start, action, end = _FORMS[form]
+    if start is not None:
+        out.append((ind, f"{result} = {start}"))
+    _build(comp, ind, {}, out, fresh,
+           lambda i, elt: [(i + d, line.format(r=result, e=elt)) for d, line in action],
+           fuse=form not in ("all", "any", "next") and _calm(comp))
+    done = end.format(r=result)
+    if before:
+        out.append((1, f"{test} = {done}"))
+        done = test
+    out.append((0, f"if {done}:" if m.group("if") else f"{m.group('head')}{done}"))
+    return out
+
+
+_LEAN = re.compile(r"^(?P<head>return |(?:l_\w+|_i\d+) = )(?P<value>.*)$")
+_ARITH = (ast.Add, ast.Sub, ast.Mult)
+_PURE_CALLS = {"B_mul", "B_add", "B_sub", "num"}  # arithmetic: reads and changes nothing
+
+
+def lean(text: str, fresh) -> list[tuple[int, str]] | None:
+    """`x = num(a + b)` and `return num(...)`: the range check written in
+    place (num is called only near the limit); and the step an unanswered
+    `collect` pays (`(... if G.ev_e else (spend(G, 1) or 0))`) paid before
+    the statement, when nothing evaluated ahead of it could change whether
+    the event is answered."""
+    m = _LEAN.match(text)
+    if m is None or not ("num(" in text or "spend(G" in text):
+        return None
+    try:
+        value = ast.parse(m.group("value"), mode="eval").body
+    except SyntaxError:
+        return None
+    pays: list = []
+    value = _hoisted_pays(value, pays)
+    checked = isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+        value.func.id == "num" and len(value.args) == 1 and not value.keywords and \
+        isinstance(value.args[0], ast.BinOp) and isinstance(value.args[0].op, _ARITH)
+    if not pays and not checked:
+        return None
+    out: list[tuple[int, str]] = []
+    for test, k in pays:
+        out += [(0, f"if not {test}:"), (1, f"G.fuel -= {k}"), (1, "if G.fuel < 0: G.out_of_steps()")]
+    if checked:  # a + b of two numbers is a number: only its size is checked
+        n = fresh("n")
+        out.append((0, f"{n} = {ast.unparse(value.args[0])}"))
+        code = f"{n} if {-MAX_NUMBER} <= {n} <= {MAX_NUMBER} else num({n})"
+    else:
+        code = ast.unparse(value)
+    out.append((0, f"{m.group('head')}{code}"))
+    return out
+
+
+def _hoisted_pays(node, pays):
+    """node with each unanswered collect's payment taken out (into pays),
+    walking what is evaluated first while it is pure arithmetic."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+            node.func.id == "num" and len(node.args) == 1 and not node.keywords:
+        node.args[0] = _hoisted_pays(node.args[0], pays)
+        return node
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _ARITH):
+        node.left = _hoisted_pays(node.left, pays)
+        if _pure(node.left):
+            node.right = _hoisted_pays(node.right, pays)
+        return node
+    if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Attribute) and \
+            isinstance(node.test.value, ast.Name) and node.test.value.id == "G" and \
+            node.test.attr.startswith("ev_") and isinstance(node.orelse, ast.BoolOp) and \
+            isinstance(node.orelse.op, ast.Or) and len(node.orelse.values) == 2:
+        k, rest = _paying(node.orelse)
+        if k is not None and isinstance(rest, ast.Constant):
+            pays.append((ast.unparse(node.test), k))
+            node.orelse = rest
+    return node
+
+
+def _pure(node) -> bool:
+    """Reads only (no call but arithmetic): cannot change what follows it."""
+    return all(not isinstance(n, ast.Call) or isinstance(n.func, ast.Name) and
+               n.func.id in _PURE_CALLS for n in ast.walk(node)) and \
+        not any(isinstance(n, _SCOPED) for n in ast.walk(node))
+
+
+def _has_scope(node) -> bool:
+    return any(isinstance(n, _SCOPED + (ast.ListComp,)) for n in ast.walk(node))
 
 
 def _one_expression(code: str) -> bool:
@@ -150,6 +275,19 @@ def _plain(comp, form) -> bool:
     return True
 
 
+def _paying(node):
+    """(k, X) for `spend(G, k) or X` (spend gives None), else (None, node)."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and \
+            len(node.values) == 2:
+        pay, rest = node.values
+        if isinstance(pay, ast.Call) and isinstance(pay.func, ast.Name) and \
+                pay.func.id == "spend" and len(pay.args) == 2 and not pay.keywords and \
+                isinstance(pay.args[0], ast.Name) and pay.args[0].id == "G" and \
+                isinstance(pay.args[1], ast.Constant) and type(pay.args[1].value) is int:
+            return pay.args[1].value, rest
+    return None, node
+
+
 def _single(it) -> bool:
     """`for k in [e]`: a name for one value, no loop."""
     return isinstance(it, (ast.List, ast.Tuple)) and len(it.elts) == 1 and \
@@ -189,15 +327,32 @@ def _code(node, names) -> str:
     return ast.unparse(substituted(node, names))
 
 
-def _build(comp, ind, names, out, fresh, action):
+def _build(comp, ind, names, out, fresh, action, fuse=False):
     """The loops of a comprehension; action(indent, element code) gives the
-    lines that take each item."""
+    lines that take each item. fuse: a loop over a filter of a list
+    (`for x in paid(G, [y for y in ys if c])`) may walk ys itself, paying
+    for the items kept once the walk is done (no loop stops early)."""
     names = dict(names)  # this comprehension's variables are its own
+    after = []  # (indent, line) once a fused loop is done, innermost first
     for g in comp.generators:
         it = g.iter
         var = fresh("v")
+        inner = _filter_of(it) if fuse else None
         if _single(it):
             out.append((ind, f"{var} = {_code(it.elts[0], names)}"))  # `for k in [e]`
+        elif inner is not None:
+            kept = fresh("k")
+            out.append((ind, f"{kept} = 0"))
+            gen = inner.generators[0]
+            out.append((ind, f"for {var} in {_walked(gen.iter, ind, names, out, fresh)}:"))
+            after[:0] = [(ind, f"G.fuel -= {kept} + 1"), (ind, "if G.fuel < 0: G.out_of_steps()")]
+            ind += 1
+            own = dict(names)
+            own[gen.target.id] = var
+            for cond in gen.ifs:
+                out.append((ind, f"if {_code(cond, own)}:"))
+                ind += 1
+            out.append((ind, f"{kept} += 1"))
         else:
             out.append((ind, f"for {var} in {_walked(it, ind, names, out, fresh)}:"))
             ind += 1
@@ -206,6 +361,35 @@ def _build(comp, ind, names, out, fresh, action):
             out.append((ind, f"if {_code(cond, names)}:"))
             ind += 1
     out.extend(action(ind, _code(comp.elt, names)))
+    out.extend(after)
+
+
+def _filter_of(it):
+    """The comprehension of `paidl(G, [y for y in ys if c])` (a list that
+    only filters another, walked once more as it is), else None."""
+    xs = _paid_arg(it)
+    if not isinstance(xs, ast.ListComp) or len(xs.generators) != 1:
+        return None
+    gen = xs.generators[0]
+    if not isinstance(xs.elt, ast.Name) or not isinstance(gen.target, ast.Name) or \
+            xs.elt.id != gen.target.id or _single(gen.iter) or \
+            any(isinstance(n, ast.Call) for c in gen.ifs for n in ast.walk(c)):
+        return None
+    return xs
+
+
+def _calm(comp) -> bool:
+    """Whether taking an item calls nothing that could log, pay or fail
+    apart from its own test (so walking two lists as one changes no order):
+    only the `seen.add(key)` of distinct, num and len."""
+    parts = [comp.elt] + [c for g in comp.generators for c in g.ifs]
+    for n in (n for p in parts for n in ast.walk(p)):
+        if isinstance(n, ast.Call) and not (
+                isinstance(n.func, ast.Attribute) and n.func.attr == "add" and
+                isinstance(n.func.value, ast.Name) or
+                isinstance(n.func, ast.Name) and n.func.id in ("num", "len")):
+            return False
+    return True
 
 
 def _walked(it, ind, names, out, fresh) -> str:
@@ -224,6 +408,11 @@ def _walked(it, ind, names, out, fresh) -> str:
         return _code(it, names)  # paid() finds out what it is
     else:
         walk = fresh("w")
+        k, rest = _paying(xs)
+        if k is not None:  # track("...") written in place: its steps, then the list
+            out.append((ind, f"G.fuel -= {k}"))
+            out.append((ind, "if G.fuel < 0: G.out_of_steps()"))
+            xs = rest
         xs_code = _code(xs, names)
         out.append((ind, f"{walk} = {xs_code}.items[:]" if kind == "zone" else
                     f"{walk} = {xs_code}"))

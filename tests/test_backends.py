@@ -271,6 +271,86 @@ def test_labels_made_only_when_asked_for_play_the_same(tmp_path):
     assert not any(h[1] == "same" for h in histories["fast"][1][0])  # one option: not asked
 
 
+_GROUPS = '''
+phase groups {
+  for p in players {
+    let faces = group_by(cup, d => d.value)
+    choose p as twice "a face and another, or the same twice" {
+      option "pair:{f[0].value}+{g[0].value}" for f in faces, g in faces
+          when f[0] != g[0] or len(f) > 1 {
+        log "{p} takes {f[0].value} then {g[0].value} ({len(f)} of the first)"
+        move f[0] to cup
+      }
+    }
+    let again = group_by(cup, d => d.value)
+    again = [x for x in again if len(x) > 0]
+    choose p as rebound "a face (the list was bound twice)" {
+      option "face:{f[0].value}" for f in again { log "{p} picks {f[0].value}" }
+    }
+    let big = sum([d for d in cup if d.value > 2], d => d.value)
+    log "{p} counts {big} above two"
+    roll cup
+  }
+}
+'''
+
+
+def test_groups_rolls_and_moves_in_place_play_the_same(tmp_path):
+    """group_by in place, its labels made only when read (through a `let`
+    bound once; not when bound again), a filter walked as one loop, and a
+    roll and a move in place (taken only when no log is kept: the
+    comparison plays each seed without a log as well)."""
+    import re
+    from interpreter.agents import RandomAgent
+    from interpreter.engine import Game, load_program
+    rules = _race_with(tmp_path, "groups", _GROUPS, 30)
+    program, _ = load_program(rules)
+    source = program.compiled.source
+    lazy = {m.group(1) for m in re.finditer(r"G\.choose\([^,]+, '(\w+)', .*, (_l\d+)\)", source)
+            if f"def {m.group(2)}(o):" in source}
+    assert "twice" in lazy and "rebound" not in lazy, lazy
+    body = source.split("def p_groups")[1].split("\ndef ")[0]
+    assert "B_group_by" not in body and "getrandbits" in body and "._hooks" in body
+    assert re.search(r"_k\d+ \+= 1", body)  # the filter walked with the sum
+    game = Game(program, seed=2, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+    game.run()
+    texts = [e.get("text") or "" for e in game.log]
+    taken = [t for t in texts if " takes " in t]
+    assert taken and all(re.fullmatch(r"\w+ takes [1-6] then [1-6] \([12] of the first\)", t)
+                         for t in taken)
+    # the same face twice only from a pair of dice showing it
+    assert all(t.split()[2] != t.split()[4] or "(2 of" in t for t in taken)
+
+
+_ORDER = '''
+phase order {
+  if round == 1 {
+    let ps = reverse(players)
+    let loop = reverse(track("loop"))
+    log "sort {sort(ps)} max {max(ps)} min {min(loop)} sorted {sorted(loop, by: s => [s.boost, s])}"
+    log "max_by {max_by(loop, s => s)} min_by {min_by(ps, q => [0, q])} most {most(loop, s => s.boost)}"
+    log "fewest {fewest(ps, q => q)} ranked {len(ranked(loop, by: s => [s.boost]))} sort_by {sort_by(loop, s => s)}"
+  }
+}
+'''
+
+
+def test_sides_spaces_and_components_still_sort_by_index(tmp_path):
+    """Entities define no order of their own (so == and `in` on them stay
+    identity tests); every built-in that orders values still puts them by
+    index, inside keys and lists of keys too, on both back ends."""
+    from interpreter.agents import RandomAgent
+    from interpreter.engine import Game, load_program
+    rules = _race_with(tmp_path, "order", _ORDER, 3)
+    program, _ = load_program(rules)
+    game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
+    game.run()
+    texts = [e.get("text") for e in game.log]
+    assert "sort red,blue max blue min start sorted start,s1,s2,s4,s5,s7,s3,s6" in texts
+    assert "max_by s7 min_by red most s6,s3" in texts
+    assert "fewest red ranked 2 sort_by start,s1,s2,s3,s4,s5,s6,s7" in texts
+
+
 _LOOPS = '''
 def even(p, x) {
   log "{p} checks {x}"

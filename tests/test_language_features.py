@@ -125,6 +125,31 @@ def test_random_selections_are_uniform_and_first_takes_the_smallest(tmp_path):
     assert game.history[0] == ("red", "cargo", "boss")
 
 
+def test_every_pick_is_one_selection_once_with_or_without_limits():
+    """A random pick is a number below total(): each one gives a different
+    selection, and together every selection on offer (counted in mixed
+    radix when any number may be taken, from the counting table otherwise)."""
+    class Pick:
+        def __init__(self, k):
+            self.k = k
+
+        def randrange(self, n):
+            assert 0 <= self.k < n
+            return self.k
+
+    groups = [("a", 2), ("b", 1), ("c", 3)]
+    for low, high, may in ((1, 6, False), (0, 6, True), (1, 3, False), (2, 6, False),
+                           (0, 2, False)):
+        offer = SomeOffer(groups, low, high, may)
+        listed = sorted(map(tuple, offer.selections()))
+        assert len(listed) == offer.total()
+        drawn = [offer.sample(Pick(k)) for k in range(offer.total() + (1 if may else 0))]
+        if may:
+            assert drawn.pop() is None  # the last number is the pass
+        assert sorted(map(tuple, drawn)) == listed, (low, high)
+    assert SomeOffer(groups, 1, 6).total() == 3 * 2 * 4 - 1
+
+
 def test_a_when_test_lists_the_legal_selections(tmp_path):
     rules = """
     game { rounds 1 { race } }
