@@ -520,7 +520,8 @@ class Game(Decisions, GameLog):
         for s in self.sides:
             s.bot = s.id in rs.bots
             setattr(self, f"n_{s.id}", s)
-            s.__dict__.update(tpl.side_vars)
+            for k, v in tpl.side_vars.items():  # not through __dict__, which would make
+                setattr(s, k, v)  # a dict of its own: fields are read faster without one
             for piece, per_side in rs.piece_supply.items():
                 if s.id in per_side:
                     setattr(s, py_name(piece), per_side[s.id])
@@ -536,7 +537,8 @@ class Game(Decisions, GameLog):
         new = object.__new__
         self.spaces = spaces = [new(Space) for _ in lay.space_fields]
         for sp, fields in zip(spaces, lay.space_fields):
-            sp.__dict__.update(fields)
+            for k, v in fields.items():  # (as for sides)
+                setattr(sp, k, v)
         self.spaces_by_id = {sp.id: sp for sp in spaces}
         for sp, refs, links in zip(spaces, tpl.space_refs, tpl.space_links):
             for py, kind, v in refs:
