@@ -1948,7 +1948,8 @@ _WALKS = {
                 "if key_ not in seen_ and not seen_.add(key_)]",
     # each group's list is taken when it is made, and grows as its items come
     "group_by": "[g_ for groups_ in [{{}}] for {var} in {xs} for key_ in [{body}] "
-                "for g_ in [groups_.setdefault(key_, [])] if not g_.append({var}) and len(g_) == 1]",
+                "for g_ in [groups_.setdefault(key_, [])] "
+                "if not g_.append({var}) and len(g_) == 1]",
 }
 
 

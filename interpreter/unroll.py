@@ -83,14 +83,16 @@ def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
     return out
 
 
-_GUARDED = re.compile(r"^(?:(?P<if>if )(?P<test>.*):|(?P<head>(?:l_\w+|_i\d+) = |return )(?P<value>.*))$")
+_GUARDED = re.compile(r"^(?:(?P<if>if )(?P<test>.*):|"
+                      r"(?P<head>(?:l_\w+|_i\d+) = |return )(?P<value>.*))$")
 
 
 def guarded(text: str, fresh) -> list[tuple[int, str]] | None:
-    """As unrolled, once small functions are written in place: `if FOLD:`, and `x = A and FOLD` / `return A or FOLD` (a function
-    that tests something and then looks through a list, written in place):
-    the fold as loops, run only when the test before it leaves it to decide,
-    as `and` and `or` would."""
+    """As unrolled, once small functions are written in place: `if FOLD:`,
+    and `x = A and FOLD` / `return A or FOLD` (a function that tests
+    something and then looks through a list, written in place): the fold
+    as loops, run only when the test before it leaves it to decide, as
+    `and` and `or` would."""
     m = _GUARDED.match(text)
     if m is None or not (" for " in text and ("all(" in text or "any(" in text or
                                              "next(" in text or "sum(" in text)):
@@ -160,7 +162,8 @@ def lean(text: str, fresh) -> list[tuple[int, str]] | None:
         return None
     out: list[tuple[int, str]] = []
     for test, k in pays:
-        out += [(0, f"if not {test}:"), (1, f"G.fuel -= {k}"), (1, "if G.fuel < 0: G.out_of_steps()")]
+        out += [(0, f"if not {test}:"), (1, f"G.fuel -= {k}"),
+                (1, "if G.fuel < 0: G.out_of_steps()")]
     if checked:  # a + b of two numbers is a number: only its size is checked
         n = fresh("n")
         out.append((0, f"{n} = {ast.unparse(value.args[0])}"))
