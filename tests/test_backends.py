@@ -447,6 +447,8 @@ phase odd_text {
     }
     let xs = [s for s in track("loop") if "x; y" != "{s.id}; G.fuel = 0"]
     log "{p}: {len(xs)} kept; G.winners = 1"
+    let c = cup.top
+    log "l_c.holder of {c.id} is {c.holder}"
   }
 }
 '''
@@ -469,6 +471,9 @@ def test_rule_text_that_reads_like_python_stays_text(tmp_path):
     assert any(t.startswith("'); G.fuel = 0; ('>") for t in taken), taken[:3]
     texts = [e.get("text") for e in game.log]
     assert any(t and t.endswith("kept; G.winners = 1") for t in texts)
+    # `c.holder` is read in place (compiler._holder_read), the text left alone
+    assert "(l_c.zone.holder if l_c.zone is not None else None)" in source
+    assert any(t and re.fullmatch(r"l_c\.holder of \S+ is none", t) for t in texts), texts[-5:]
     assert game.steps_used() > 100 and game.finished
 
 
