@@ -77,6 +77,8 @@ class _Group(click.Group):
 @click.version_option(package_name="rulebook-interpreter")
 def main():
     """Validate, play and simulate board-game rulesets written as data."""
+    from .engine import tune_gc
+    tune_gc()
 
 
 @main.command()

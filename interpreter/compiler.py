@@ -130,6 +130,7 @@ class Compiler:
         self.lines: list[str] = []
         self.spans: list = []
         self.tmp = 0
+        self.known = False  # was the last count or side checked of the type wanted?
         self.funcs: dict[str, A.Func] = {}
         self.phases: dict[str, A.Phase] = {}
         self.events_used: dict[str, tuple] = {}  # event -> (arity, span)
@@ -344,10 +345,12 @@ class Compiler:
         abilities = [a[:6] for a in self._abilities]
         self.check_events()
         if self.fast:
+            from .checks import deferred_checks
             from .inline import inline_calls
             self.lines, self.spans = inline_calls(self.lines, self.spans, self.fresh)
             self.lines, self.spans = self.guarded_folds(self.lines, self.spans)
             self.lines, self.spans = _merged_charges(self.lines, self.spans)
+            self.lines, self.spans = deferred_checks(self.lines, self.spans)
             # `c.holder` is only ever written for a component (e_Attr): of a
             # variable, read without the property's call
             self.lines = [_holder_read(line) if ".holder" in line else line
@@ -908,7 +911,9 @@ class Compiler:
                 return types.get(src, "any")
             if src == "none":
                 return None  # a missing value: fails alike however it is typed
-            entity = src[5:] if lists and src.startswith("list:") else src
+            entity = src
+            while lists and entity.startswith("list:"):  # lists of lists too (ranked)
+                entity = entity[5:]
             if entity in ("side", "space", "int") or entity.startswith("comp") or src == "zone":
                 return src
             return "any"
@@ -922,7 +927,8 @@ class Compiler:
                 seen = {source(src) for src in self.sites[key]}
                 seen.discard(None)
                 t = seen.pop() if len(seen) == 1 else "any" if seen else None
-                if t in ("int", "list:int") and "none" in self.sites[key]:
+                if t is not None and t.replace("list:", "") == "int" and \
+                        "none" in self.sites[key]:
                     t = "any"  # none shows as "none" untyped: a number must never be none
                 if t == "zone" and key[0] == "ret":
                     t = "any"  # a result may be none, where a zone loop would differ
@@ -1172,6 +1178,13 @@ class Compiler:
             if self.fast and any(isinstance(x, A.ListLit) and not x.items
                                  for x in (n.left, n.right)):
                 # against [] the walk pays min(len, 0) = 0 steps: a plain test
+                for code, empty in ((lc, n.right), (rc, n.left)):
+                    if code in self.guarded and isinstance(empty, A.ListLit) and not empty.items:
+                        # nobody answers the collect: its empty list, equal to []
+                        call, live = self.guarded[code]
+                        if n.op == "==":
+                            return f"(not {live} or {call} == [])", "bool"
+                        return f"({live} and {call} != [])", "bool"
                 return f"({lc} {n.op} {rc})", "bool"
             code = f"B_eq(G, {lc}, {rc})"  # lists compare item by item: paid for
             return (code if n.op == "==" else f"(not {code})"), "bool"
@@ -1438,38 +1451,91 @@ class Compiler:
 
     def count(self, node, scope):
         if node is None:
+            self.known = True
             return "None"
         code, t = self.expr(node, scope)
         self.expect(node, t, "int", "a piece count")
+        self.known = t == "int"  # (pieces counted in place need a number)
         return code
 
     def side(self, node, scope, what):
         code, t = self.expr(node, scope)
         self.expect(node, t, "side", what)
+        self.known = t == "side"
         return code
 
     def s_Place(self, s, scope, ind):
         self.piece(s)
         n = self.count(s.count, scope)
+        typed = self.known
         o = self.side(s.owner, scope, "the owner of placed pieces")
+        typed = typed and self.known
         loc = self.location(s.loc, scope, "where pieces are placed", s.piece)
+        if self.fast and typed:
+            # from a supply that has them, in place as Game.place counts them;
+            # a short supply, none, a count below one or a log takes its way
+            a, ov, lv, nv = py_name(s.piece), self.fresh("o"), self.fresh("l"), self.fresh("n")
+            for line in [f"{ov} = {o}", f"{lv} = {loc}", f"{nv} = {n}",
+                         f"if {ov} is not None and {nv} is not None and not G.logging and "
+                         f"0 < {nv} <= {ov}.{a}:",
+                         f"    {ov}.{a} -= {nv}",
+                         f"    {lv}.{a}.counts[{ov}.index] += {nv}",
+                         "else:",
+                         f"    G.place({s.piece!r}, {ov}, {lv}, {nv})"]:
+                self.emit(ind, line, s.span)
+            return
         self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n})", s.span)
 
     def s_Remove(self, s, scope, ind):
         self.piece(s)
         n = self.count(s.count, scope)
+        typed = self.known
         o = "None" if s.owner is None else self.side(s.owner, scope, "the owner of removed pieces")
+        typed = typed and s.owner is not None and self.known
         if s.owner is None and s.count is not None:
             self.err(s, "TYPE", "without 'of OWNER' only 'remove all' is allowed")
         loc = self.location(s.loc, scope, "where pieces are removed from")
+        if self.fast and typed:
+            # one owner's pieces back to its supply, in place as Game.remove
+            # counts them; a log takes its way
+            ov, lv, nv = self.fresh("o"), self.fresh("l"), self.fresh("n")
+            for line in [f"{ov} = {o}", f"{lv} = {loc}", f"{nv} = {n}",
+                         *self.taken(f"G.remove({s.piece!r}, {ov}, {lv}, {nv})", s.piece, ov,
+                                     lv, nv, f"{ov}.{py_name(s.piece)} += ")]:
+                self.emit(ind, line, s.span)
+            return
         self.emit(ind, f"G.remove({s.piece!r}, {o}, {loc}, {n})", s.span)
+
+    def taken(self, call, piece, owner, src, n, into):
+        """fast: the lines that take at most n (all, if none) of owner's
+        pieces from src as Game.remove and Game.transfer count them, and
+        add what was taken with `into` (the engine's `call` keeps a log)."""
+        row, k = self.fresh("r"), self.fresh("k")
+        return ["if G.logging:", f"    {call}", "else:",
+                f"    {row} = {src}.{py_name(piece)}.counts",
+                f"    {k} = {row}[{owner}.index]",
+                f"    if {n} is not None and {n} < {k}: {k} = {n}",
+                f"    if {k} > 0:",
+                f"        {row}[{owner}.index] -= {k}",
+                f"        {into}{k}"]
 
     def s_Transfer(self, s, scope, ind):
         self.piece(s)
         n = self.count(s.count, scope)
+        typed = self.known
         o = self.side(s.owner, scope, "the owner of moved pieces")
+        typed = typed and self.known
         a = self.location(s.src, scope, "where pieces come from")
         b = self.location(s.dst, scope, "where pieces go", s.piece)
+        if self.fast and typed:
+            # in place as Game.transfer counts them; a log takes its way
+            ov, av, bv, nv = self.fresh("o"), self.fresh("a"), self.fresh("b"), self.fresh("n")
+            into = f"{bv}.{py_name(s.piece)}.counts[{ov}.index] += "
+            for line in [f"{ov} = {o}", f"{av} = {a}", f"{bv} = {b}", f"{nv} = {n}",
+                         *self.taken(f"G.transfer({s.piece!r}, {ov}, {av}, {bv}, {nv})",
+                                     s.piece, ov, av, nv, into)]:
+                self.emit(ind, line, s.span)
+            return
         self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n})", s.span)
 
     def s_Move(self, s, scope, ind):
@@ -1948,8 +2014,8 @@ _WALKS = {
                 "if key_ not in seen_ and not seen_.add(key_)]",
     # each group's list is taken when it is made, and grows as its items come
     "group_by": "[g_ for groups_ in [{{}}] for {var} in {xs} for key_ in [{body}] "
-                "for g_ in [groups_.setdefault(key_, [])] "
-                "if not g_.append({var}) and len(g_) == 1]",
+                "for old_ in [groups_.get(key_)] if old_ is None or old_.append({var}) "
+                "for g_ in [groups_.setdefault(key_, [{var}])]]",
 }
 
 

@@ -45,6 +45,23 @@ class Decisions:
         # the fast back end may give labels as a function of the option, when
         # they cannot be alike (compiler.lazy_label): made only when needed
         lazy = type(labels) is not list
+        if n > 1 and self.hooks is None and not player.bot and player.is_player and \
+                (lazy or len(set(labels)) == n):
+            # the common case, a plain random agent's pick among distinct options,
+            # as the general way below makes it, without its other questions
+            bits = self.uniform[player.index]
+            if bits is not None and self.viewless[player.index] and \
+                    self.decisions < MAX_DECISIONS:
+                self.decisions += 1
+                k = n.bit_length()
+                i = bits(k)
+                while i >= n:
+                    i = bits(k)
+                label = labels(opts[i]) if lazy else labels[i]
+                self.history.append((player.id, name, label))
+                if self.logging:
+                    self._log_choice(player, name, opts[i], label, choice=label, options=n)
+                return opts[i]
         if lazy and (player.bot or n == 0 or self.hooks is not None):
             labels, lazy = [labels(o) for o in opts], False
         if player.bot and n:

@@ -7,6 +7,7 @@ same game byte for byte.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import random
 import re
 import sys
@@ -25,6 +26,7 @@ from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .gamelog import GameLog
+from .newgame import builder
 from .yamlio import plain
 from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, ZeroRow, Zone, display,
                     py_name, to_table)
@@ -170,6 +172,7 @@ class Program:
         lay = self._layouts.get(nsides)
         if lay is None:
             lay = self._layouts[nsides] = _Layout(self.template, *self.rows(nsides))
+            lay.build = builder(self.template, lay, nsides)
         return lay
 
     def span_of(self, lineno: int) -> A.Span:
@@ -471,6 +474,21 @@ def _validate(path) -> list[Diagnostic]:
     return out
 
 
+GC_YOUNG = 5_000  # new containers between two collections of the youngest objects
+
+
+def tune_gc():
+    """Make the collector look at young objects less often. A game makes many
+    short-lived containers (options, tuples, lists) and keeps only a few
+    hundred, so Python's default (every 700 new containers) mostly scans the
+    same game state again: every 5,000 saves about a fiftieth of a random
+    game. Called by the command line, and by tools/bench for every version
+    it measures, the hand-written one included."""
+    young, *older = gc.get_threshold()
+    if 0 < young < GC_YOUNG:
+        gc.set_threshold(GC_YOUNG, *older)
+
+
 class Rig:
     """Scenario-rigged randomness: forced die faces and draws, used first."""
 
@@ -520,54 +538,13 @@ class Game(Decisions, GameLog):
         for s in self.sides:
             s.bot = s.id in rs.bots
             setattr(self, f"n_{s.id}", s)
-            for k, v in tpl.side_vars.items():  # not through __dict__, which would make
-                setattr(s, k, v)  # a dict of its own: fields are read faster without one
-            for piece, per_side in rs.piece_supply.items():
+        self.__dict__.update(tpl.game_vars)
+        # sides' fields and zones, game zones, spaces, tracks, components
+        program.layout(nsides).build(self)
+        for piece, per_side in rs.piece_supply.items():
+            for s in self.sides:
                 if s.id in per_side:
                     setattr(s, py_name(piece), per_side[s.id])
-            for py, name, z in tpl.side_zones:
-                setattr(s, py, Zone(name, s, z.type, z.visibility, z.live))
-        self.__dict__.update(tpl.game_vars)
-        self.zones = {}
-        for name, z in tpl.game_zones:
-            zone = Zone(name, None, z.type, z.visibility, z.live)
-            setattr(self, f"z_{name}", zone)
-            self.zones[name] = zone
-        lay = program.layout(nsides)
-        new = object.__new__
-        self.spaces = spaces = [new(Space) for _ in lay.space_fields]
-        for sp, fields in zip(spaces, lay.space_fields):
-            for k, v in fields.items():  # (as for sides)
-                setattr(sp, k, v)
-        self.spaces_by_id = {sp.id: sp for sp in spaces}
-        for sp, refs, links in zip(spaces, tpl.space_refs, tpl.space_links):
-            for py, kind, v in refs:
-                setattr(sp, py, spaces[v] if kind == "space" else FrozenList([spaces[x] for x in v]))
-            sp._links = links
-            for py, name, z in tpl.space_zones:
-                setattr(sp, py, Zone(name, sp, z.type, z.visibility, z.live))
-            for piece, attr in lay.space_own:
-                setattr(sp, attr, PieceRow(piece, sp, nsides))
-        self.tracks = {name: ([spaces[i] for i in at], loop, pos)
-                       for name, at, loop, pos in tpl.track_places}
-        self.comps = comps = [new(Comp) for _ in lay.comp_fields]
-        for c, fields in zip(comps, lay.comp_fields):
-            c.__dict__.update(fields)
-        for i, py, rkind, v in lay.comp_refs:
-            setattr(comps[i], py, spaces[v] if rkind == "space"
-                    else FrozenList([spaces[x] for x in v]))
-        for i, own in lay.comp_own:
-            c = comps[i]
-            for piece, attr in own:
-                setattr(c, attr, PieceRow(piece, c, nsides))
-        self.comps_by_id = dict(zip(lay.comp_ids, comps))
-        self.comps_by_kind = {kind: [comps[i] for i in idxs] for kind, idxs in lay.kinds.items()}
-        zones = self.zones
-        for zname, idxs in lay.starts.items():
-            z = zones[zname]
-            z.items = [comps[i] for i in idxs]
-            for c in z.items:
-                c.zone = z
         self._handlers = {}  # event -> [(owner, instead, fn)], made when first fired
         self._abilities = {}  # window -> [(label, owner, cond, body)], likewise
         self._firsts = {}  # (kind, attribute) -> {value: first component} (first_by)
@@ -578,6 +555,7 @@ class Game(Decisions, GameLog):
             # those are called. Components update both as they move (_relive).
             self.live_at = {ev: places[:] for ev, places in program.start_live.items()}
             self.__dict__.update(program.start_counts)
+            comps = self.comps
             for i, counts in program.comp_hooks:
                 comps[i]._hooks = counts
             self.trigger, self.collect, self.replace = \
@@ -649,14 +627,14 @@ class Game(Decisions, GameLog):
         except RuleError as e:
             if getattr(e, "entry", False) is not False:
                 raise  # a scenario script problem: the scenario runner reports it
-            raise self._runtime_error(str(e)) from None
+            raise self._runtime_error(self._failure(str(e))) from None
         except RecursionError:
             raise self._runtime_error("rules call themselves too deeply (a recursion without "
                                       "end?)") from None
         except MemoryError:
             raise self._runtime_error("the rules ran out of memory") from None
         except Exception as e:  # whatever the rules did, the designer gets a location
-            raise self._runtime_error(_friendly(e)) from None
+            raise self._runtime_error(self._failure(_friendly(e))) from None
         self.finished = True
         self._hook("after", "finish")
         if self.logging:
@@ -699,6 +677,13 @@ class Game(Decisions, GameLog):
         if self.hooks is not None:
             self.hooks(self, when, phase)
 
+    def _failure(self, message):
+        """What went wrong: running out of steps if the budget is spent (the
+        fast back end checks a few plain lines after paying, checks.py)."""
+        if self.fuel < 0 and self.reserve <= 0:
+            return self._out_of_steps_message()
+        return message
+
     def _runtime_error(self, message):
         tb = sys.exc_info()[2]
         span, trace = A.NOWHERE, []
@@ -732,9 +717,12 @@ class Game(Decisions, GameLog):
                 raise RuleError(f"the rules ran for more than {MAX_SECONDS} seconds without "
                                 "the game ending (a loop without end?)")
             return
-        raise RuleError(f"the rules ran {self.budget:,} steps without the game "
-                        "ending (a loop without end?); raise the budget with game.yaml "
-                        "'limits: {steps: N}' or --max-steps if the game really needs it")
+        raise RuleError(self._out_of_steps_message())
+
+    def _out_of_steps_message(self):
+        return (f"the rules ran {self.budget:,} steps without the game ending (a loop "
+                "without end?); raise the budget with game.yaml 'limits: {steps: N}' "
+                "or --max-steps if the game really needs it")
 
     def steps_used(self) -> int:
         return self.budget - self.reserve - self.fuel

@@ -489,3 +489,44 @@ def test_the_benchmark_counts_instructions_per_game():
     assert out.returncode == 0, out.stdout + out.stderr
     m = re.search(r"fast: ([\d.]+) million instructions per game \(2 games\)", out.stdout)
     assert m and float(m.group(1)) > 0, out.stdout
+
+
+_PIECES = '''
+phase pieces {
+  roll cup
+  for p in players {
+    let n = cup.top.value - 2
+    place n marks of p at p.at
+    if round % 3 == 0 { place all marks of p at space("start") }
+    transfer cup[1].value - 3 marks of p from p.at to space("start")
+    remove n - 1 marks of p from space("start")
+    if round % 4 == 0 { remove all marks of p from p.at }
+    if round % 5 == 0 { remove all marks from space("start") }
+    let s = space("start")
+    log "{p} has {p.marks} marks: {p.at.marks[p]} here, {s.marks[p]} at the start"
+  }
+}
+'''
+
+
+def test_pieces_counted_in_place_play_the_same(tmp_path):
+    """place, remove and transfer of a typed side and count are counted in
+    place (no log kept): a short supply, a count of none (`all`), below one
+    and past what a location holds take the engine's own way, and every
+    seed plays as the reference plays it, with and without a log."""
+    import shutil
+    rules = tmp_path / "race"
+    shutil.copytree(RULES / "tutorial_race", rules)
+    text = (rules / "game.yaml").read_text()
+    (rules / "game.yaml").write_text(text.replace("zones:\n", "pieces:\n  marks: {supply: 6}\nzones:\n", 1))
+    flow = rules / "race.rules"
+    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
+                                             "  rounds 10 {\n    pieces\n    race\n") + _PIECES)
+    found = compare(rules, range(40), None, {})
+    assert not found, "\n".join(str(m) for m in found[:3])
+    from interpreter.engine import load_program
+    program, diags = load_program(rules)
+    assert program is not None, [d.short() for d in diags]
+    body = program.compiled.source.split("def p_pieces")[1].split("\ndef ")[0]
+    assert body.count("G.place(") == 2 and body.count("G.transfer(") == 1  # each as a way out
+    assert ".u_marks.counts[" in body
