@@ -137,4 +137,6 @@ def make_agent(spec: str, seed: int, seat: int):
         return RandomAgent(f"{seed}:{seat}")
     if spec == "first":
         return FirstAgent()
-    raise ValueError(f"unknown agent {spec!r} (random, first)")
+    if spec == "human":
+        raise ValueError("a human seat plays only in `rulebook play` (agents here: random, first)")
+    raise ValueError(f"unknown agent {spec!r} (random, first, human)")

@@ -159,11 +159,16 @@ def _agent_specs(spec, program, options=None, players=None) -> list:
     return [None if sid in program.rs.bots else next(made) for sid in seats]
 
 
-def _agents(spec, program, seed, options=None, players=None):
-    """One agent per seat the rules do not play themselves (bots get None)."""
+def _agents(spec, program, seed, options=None, players=None, table=None):
+    """One agent per seat the rules do not play themselves (bots get None);
+    `human` seats share the `table` (play only)."""
     specs = _agent_specs(spec, program, options, players)
+    if table is not None:
+        from .human import HumanAgent
     try:
-        made = iter([make_agent(a, seed, i) for i, a in enumerate(x for x in specs if x)])
+        made = iter([HumanAgent(table, seat) if a == "human" and table is not None
+                     else make_agent(a, seed, i)
+                     for i, (seat, a) in enumerate((k, x) for k, x in enumerate(specs) if x)])
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     return [None if x is None else next(made) for x in specs]
@@ -172,8 +177,10 @@ def _agents(spec, program, seed, options=None, players=None):
 @main.command()
 @click.argument("path", required=False)
 @click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True)
-@click.option("--agents", default="random", help="Comma-separated: random, first.")
+@click.option("--agents", default="random",
+              help="Comma-separated, one per player: random, first, human (you play that seat).")
 @click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
+@click.option("--plain", is_flag=True, help="No colours or screen clearing (for pipes and logs).")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the log as JSON lines.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
 @click.option("--quiet", is_flag=True, help="Print only the result.")
@@ -188,8 +195,8 @@ def _agents(spec, program, seed, options=None, players=None):
               help="Print the log as this seat (or an onlooker) may read it.")
 @PLAYERS
 @BACKEND
-def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, replay, variant,
-         max_steps, view, players, backend):
+def play(path, seed, agents, opts, plain, log_file, as_json, quiet, scenario, save, replay,
+         variant, max_steps, view, players, backend):
     """Play one full game of the ruleset at PATH (with --replay, PATH may be left
     out: the saved game names its ruleset)."""
     fmt = "json" if as_json else "text"
@@ -243,18 +250,29 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
     if saved is not None:
         given = _seated(program, given, players, fmt)
     specs = _agent_specs(agents, program, options, players)
-    agent_list = _agents(agents, program, seed, options, players)
+    table, game = None, None
+    if "human" in specs:
+        if as_json:
+            raise click.UsageError("--json prints one result at the end: a human seat needs "
+                                   "the screen (leave out --json)")
+        table = _human_table(plain, lambda path: _save_now(path, program, game, variant, specs))
+    agent_list = _agents(agents, program, seed, options, players, table)
     if saved is not None:  # replay the saved choices exactly, then the agents play on
         agent_list = replay_agents(saved, agent_list, specs)
         options = given  # drawn options are drawn again, from the same seed
-    game, failure = None, None
+    failure = None
     try:
         game = Game(program, seed=seed, options=options, agents=agent_list,
-                    logging=not (quiet and not log_file and view is None), steps=max_steps,
-                    players=players)
+                    logging=table is not None or not (quiet and not log_file and view is None),
+                    steps=max_steps, players=players)
         if saved is not None:
             _check_drawn(game, saved, replay)
-        game.run()
+        try:
+            game.run()
+        except KeyboardInterrupt:
+            if table is None:
+                raise
+            table.left = "interrupt"  # between two questions: the game stops there
     except DiagnosticError as e:
         failure = e.diagnostics
     except ScriptError as e:  # a replayed choice the rules no longer allow
@@ -270,6 +288,8 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
             _write_log(log_file, game)
     if failure:
         _fail(failure, fmt)
+    if table is not None and table.left:
+        _leave(table, program, game, variant, specs, save, seed)
     result = {
         "ruleset": program.rs.id,
         "variant": variant,
@@ -284,9 +304,66 @@ def play(path, seed, agents, opts, log_file, as_json, quiet, scenario, save, rep
     if as_json:
         click.echo(json.dumps(result))
         return
-    if not quiet:
+    if not quiet and (table is None or view is not None):  # people saw their own log
         _print_log(game, view)
     _print_result(program, result)
+
+
+def _human_table(plain, save):
+    """The screen and keyboard the human seats share."""
+    from rich.console import Console
+
+    from .human import Table
+
+    interactive = sys.stdin.isatty() and not plain
+    console = Console(no_color=plain, highlight=False, emoji=False, soft_wrap=not interactive,
+                      force_terminal=False if plain else None)
+    return Table(console, sys.stdin, save=save, interactive=interactive)
+
+
+def _save_now(path, program, game, variant, specs) -> str:
+    """Save the game so far (a human's `save FILE`): the message to show."""
+    from .savegame import write_save
+
+    try:
+        if not is_dir(Path(path).parent):
+            return f"not saved: there is no folder {Path(path).parent}"
+        write_save(Path(path), program, game, variant, specs)
+    except (OSError, DiagnosticError) as e:
+        return f"not saved: {getattr(e, 'strerror', None) or e}"
+    return f"saved {len(game.history)} choices to {path} (go on later with --replay {path})"
+
+
+def _leave(table, program, game, variant, specs, save, seed):
+    """A person left before the end (quit, end of input, Ctrl-C): offer a
+    save (at the end of input, or with --save, it is made without asking)
+    so that nothing is lost, and exit 130."""
+    console = table.console
+    default = save or _free_name(f"{program.rs.id}-seed{seed}.save.json")
+    answer = ""
+    if not save and table.left != "eof":
+        console.print()
+        try:
+            answer = table.read(_esc(f"save the game before leaving? a file name, or no "
+                                     f"[{default}]: "))
+        except Exception:  # (the Leave of an end of input): save where offered
+            answer = ""
+    if answer.lower() in ("no", "n"):
+        console.print("left without saving")
+    else:
+        console.print(_esc(_save_now(answer or default, program, game, variant, specs)))
+    sys.exit(130)
+
+
+def _free_name(name: str) -> str:
+    """name, or name with a number before its ending when that file exists."""
+    if not Path(name).exists():
+        return name
+    stem, _, ext = name.partition(".")
+    n = 2
+    while Path(f"{stem}-{n}.{ext}").exists():
+        n += 1
+    return f"{stem}-{n}.{ext}"
 
 
 def _writable(flag, target):

@@ -206,7 +206,9 @@ class Decisions:
         if getattr(agent, "wants_view", False):
             from .views import log_for, view_for
             view = view_for(self, player)
-            view["log"] = log_for(self, player)[-50:]
+            seen = log_for(self, player)
+            view["log"] = seen[-50:]
+            view["log_size"] = len(seen)  # how many lines it has read in all (50 shown)
         return agent, view
 
     def _asked(self, player, name, labels, label):

@@ -123,7 +123,7 @@ def replay_agents(saved: dict, agents: list, specs: list | None = None):
             out.append(None)
             continue
         same = specs is not None and i < len(before) and i < len(specs) and \
-            before[i] == specs[i]
+            before[i] == specs[i] and specs[i] != "human"  # (a person is not asked again)
         out.append(ScriptedAgent(script, fallback=a, follow=a if same else None))
     return out
 

@@ -1,0 +1,237 @@
+"""A seat played by a person at the keyboard (`rulebook play --agents human,...`).
+
+The person sees what their seat's agent would get, nothing more: the
+seat's view of the game and of the log (views.view_for, views.log_for),
+the decision's prompt and its numbered options. They answer with a number,
+a label or the unique start of one; `?` lists the commands. Input comes
+from any text stream, so a pipe drives it as well as a terminal does
+(the tests do).
+
+Several people at one screen (hot seat): the screen is cleared, and at a
+terminal the next seat presses Enter, before each seat sees its view.
+"""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+
+from .agents import _examples
+from .builtins import RuleError
+from .engine import StopGame
+
+COLOURS = ["green", "magenta", "cyan", "yellow", "blue", "red", "bright_green", "bright_magenta"]
+HELP = """commands:
+  NUMBER, LABEL  take that option (a label's start will do if only one starts so)
+  ?              this help
+  log [N]        the last N lines of the log you may read (default 20)
+  view           what you see of the game: you, the others, the board
+  save FILE      save the game so far (go on later with --replay FILE)
+  quit           leave the game (you are offered a save)"""
+
+
+class Leave(StopGame):
+    """The person left (quit, end of input, Ctrl-C): the game stops where it is."""
+
+
+class Table:
+    """What the people at one screen share: the console, the input, who
+    decided last (hot seat) and how to save."""
+
+    def __init__(self, console: Console, stdin, save=None, interactive=False):
+        self.console = console
+        self.stdin = stdin
+        self.save = save  # save(path) -> None, given by the command line
+        self.interactive = interactive
+        self.humans = 0
+        self.last = None  # the seat that saw the screen last
+        self.left = None  # why the game stopped early: "quit", "eof", "interrupt"
+
+    def read(self, prompt: str) -> str:
+        self.console.print(prompt, end="")
+        try:
+            line = self.stdin.readline()
+        except KeyboardInterrupt:
+            self.left = "interrupt"
+            raise Leave() from None
+        if not line:
+            self.left = "eof"
+            raise Leave()
+        if not self.interactive:
+            self.console.print(line.rstrip("\n"), highlight=False, markup=False)  # the echo
+        return line.strip()
+
+
+class HumanAgent:
+    name = "human"
+    wants_view = True
+
+    def __init__(self, table: Table, seat: int):
+        self.table = table
+        self.colour = COLOURS[seat % len(COLOURS)]
+        self.seen = 0  # log lines of this seat's log already shown
+        table.humans += 1
+
+    # -------------------------------------------------------------- answers
+    def pick(self, d):
+        self._show(d)
+        labels = d.labels
+        for i, label in enumerate(labels, 1):
+            self.out(f"  [bold]{i:>3}[/bold]. {escape(label)}")
+        while True:
+            text = self._command(d)
+            if text is None:
+                continue
+            i = self._option(text, labels)
+            if i is not None:
+                return i
+
+    def pick_some(self, d):
+        """A "choose some" decision: the person names a selection, a count per
+        group (`runner x2 + boss`), or `pass`."""
+        self._show(d)
+        some = d.some
+        self.out(f"  choose {some.low} to {some.high} of:" if some.high != some.low
+                 else f"  choose {some.low} of:")
+        for label, n in some.groups:
+            self.out(f"    {escape(label)}" + (f" (up to {n})" if n > 1 else ""))
+        examples = [e for e in _examples(some, 4) if e != "pass"][:3]
+        self.out("  answer like: " + ", ".join(escape(e) for e in examples)
+                 + (", or pass" if some.may else ""))
+        while True:
+            text = self._command(d)
+            if text is None:
+                continue
+            if text == "pass" and some.may:
+                return None
+            try:
+                return some.parse(text)
+            except RuleError as e:
+                self.out(f"  [red]not a selection here: {escape(str(e))}[/red] (? for help)")
+
+    # -------------------------------------------------------------- showing
+    def out(self, text):
+        self.table.console.print(text, highlight=False)
+
+    def _show(self, d):
+        table, view = self.table, d.view() or {}
+        if table.humans > 1 and table.last != d.player:  # hot seat: hide the last seat's screen
+            table.console.clear()
+            if table.interactive:
+                table.read(f"[bold]{escape(d.player)}[/bold]: press Enter to see your view ")
+            else:
+                self.out(f"---- the screen is cleared for {escape(d.player)} ----")
+        table.last = d.player
+        log, size = view.get("log", []), view.get("log_size", 0)
+        fresh = log[-(size - self.seen):] if size > self.seen else []
+        if fresh:
+            self.out("[dim]since your last decision:[/dim]")
+            for e in fresh:
+                self.out("  " + escape(e.get("text", "")))
+        self.seen = size
+        self._view(view, d.player)
+        where = ", ".join(x for x in (f"round {view['round']}" if view.get("round") else "",
+                                      view.get("phase") or "") if x)
+        self.out(f"[bold {self.colour}]{escape(d.player)}[/bold {self.colour}]"
+                 f" ({escape(where)}): {escape(d.prompt or d.decision)}")
+
+    def _view(self, view, me):
+        """What the seat sees: itself first, the other sides, the board."""
+        sides = view.get("sides", {})
+        for sid, s in sorted(sides.items(), key=lambda kv: kv[0] != me):
+            self.out(("[bold]you[/bold] " if sid == me else "") + escape(sid) + ": "
+                     + escape(_side_text(s)))
+        board = [f"{sid}: {_space_text(sp)}" for sid, sp in view.get("spaces", {}).items()
+                 if _space_text(sp)]
+        if board:
+            self.out("board: " + escape("; ".join(board)))
+        zones = [f"{n} {_zone_text(z)}" for n, z in view.get("zones", {}).items()]
+        if zones:
+            self.out("table: " + escape("; ".join(zones)))
+
+    # -------------------------------------------------------------- input
+    def _command(self, d):
+        """One line of input: the text of an answer, or None when it was a
+        command (help, log, view, save) that was carried out here."""
+        text = self.table.read("[bold]> [/bold]")
+        word, _, rest = text.partition(" ")
+        if text in ("?", "help"):
+            self.out(HELP)
+        elif word == "log" and (not rest or rest.isdigit()):
+            view = d.view() or {}
+            for e in view.get("log", [])[-int(rest or 20):]:
+                self.out("  " + escape(e.get("text", "")))
+        elif text == "view":
+            self._view(d.view() or {}, d.player)
+        elif word == "save" and rest:
+            if self.table.save is None:
+                self.out("  [red]saving is not possible here[/red]")
+            else:
+                self.out(f"  {escape(self.table.save(rest))}")
+        elif text in ("quit", "exit"):
+            self.table.left = "quit"
+            raise Leave()
+        elif not text:
+            self.out("  an option's number or label, or ? for help")
+        else:
+            return text
+        return None
+
+    def _option(self, text, labels):
+        if text.isdigit():
+            i = int(text)
+            if 1 <= i <= len(labels):
+                return i - 1
+            self.out(f"  [red]no option {i}[/red]: 1 to {len(labels)} (? for help)")
+            return None
+        if text in labels:
+            return labels.index(text)
+        starts = [i for i, lab in enumerate(labels) if lab.lower().startswith(text.lower())]
+        if len(starts) == 1:
+            return starts[0]
+        if starts:
+            self.out(f"  [red]{escape(text)!s} starts {len(starts)} options[/red]: "
+                     + escape(", ".join(labels[i] for i in starts[:6])) + " (type more)")
+        else:
+            self.out(f"  [red]no option {escape(text)}[/red] (a number 1 to {len(labels)}, "
+                     "a label, or ? for help)")
+        return None
+
+
+def _side_text(s) -> str:
+    parts = [f"{k} {_short(v)}" for k, v in s.get("variables", {}).items() if v not in (None, 0, False)]
+    parts += [f"{p} {n}" for p, n in s.get("supply", {}).items()]
+    parts += [f"{n} {_zone_text(z)}" for n, z in s.get("zones", {}).items()
+              if z and z != {"count": 0}]
+    return ", ".join(parts) or "nothing yet"
+
+
+def _space_text(sp) -> str:
+    parts = []
+    for k, v in sp.items():
+        if isinstance(v, dict) and "count" not in v and v:  # pieces by side
+            parts.append(f"{k} " + " ".join(f"{s}:{n}" for s, n in v.items()))
+        elif isinstance(v, (list, dict)) and v and v != {"count": 0}:
+            parts.append(f"{k} {_zone_text(v)}")
+    return ", ".join(parts)
+
+
+def _zone_text(z) -> str:
+    if isinstance(z, dict):  # hidden from this seat: how many, and what it was shown
+        known = z.get("known")
+        return f"({z.get('count', 0)} hidden" + (f", {len(known)} known to you" if known else "") \
+            + ")"
+    return "[" + ", ".join(_comp_text(c) for c in z) + "]"
+
+
+def _comp_text(c) -> str:
+    """A component by its name (or id), with its value when it has one (a die)."""
+    text = str(c.get("name") or c["id"])
+    return f"{text}={c['value']}" if "value" in c else text
+
+
+def _short(v) -> str:
+    if isinstance(v, dict) and "hidden" in v:
+        return "(hidden)"
+    if isinstance(v, list):
+        return "[" + ", ".join(_short(x) for x in v) + "]"
+    return str(v)
