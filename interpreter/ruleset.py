@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import itertools
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,9 @@ from .parser import Source, parse
 from .limits import MAX_COMPONENTS, MAX_COPIES, MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SPACES
 from .yamlio import (exists, is_dir, load_yaml, path_too_long, plain, position, read_text,
                      schema_diagnostics, shorten)
+
+_PLACES = re.compile(r"\{([a-z][a-z0-9_]*)\}")  # {key} in a product's `each` texts
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # a component id (components.schema.json)
 
 RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
 COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
@@ -472,7 +477,7 @@ class _Loader:
         rs.kinds[kname] = KindDef(kname, attrs, props, zone, str(f), position(doc, "component")[0])
         if zone is not None:
             rs.where[("kind-zone", kname)] = (str(f), *position(doc, "zone"))
-        for item in doc["items"]:
+        for item in list(doc.get("items") or []) + self.product_items(f, doc):
             if self.too_many:
                 return
             values = self.item_values(f, item, attrs, props, kname)
@@ -506,6 +511,48 @@ class _Loader:
                 self.define(("comp", cid), f, item, "id")
                 line, col = position(item, "id")
                 rs.components.append(CompDef(cid, kname, values, rules, str(f), line, col))
+
+    def product_items(self, f, doc) -> list:
+        """The items of `product` (every combination of its lists, the first
+        outermost) with `each` filled in: `{key}` in a text is the item's
+        value of that product key. Each item is placed at `each` in the file,
+        for the messages about it."""
+        product, each = doc.get("product"), doc.get("each")
+        if not product or not each:
+            return []
+        keys, lists = list(product), [list(v) for v in product.values()]
+        size = 1
+        for values in lists:
+            size *= len(values)
+        if size * int(each.get("count") or 1) > MAX_COMPONENTS:
+            self.err(f, *position(doc, "product", at_key=True), "LIMIT",
+                     f"the product makes {size:,} items; the limit is {MAX_COMPONENTS:,} "
+                     "components")
+            self.broken.add("components")
+            return []
+        for key, text in each.items():
+            bad = [m for m in _PLACES.findall(text) if m not in keys] if isinstance(text, str) else []
+            if bad:
+                self.err(f, *position(each, key), "REF-UNDEF",
+                         f"each.{key} names {{{bad[0]}}}, which is not a product key "
+                         f"({', '.join(keys)})")
+                return []
+        line, col = position(doc, "each", at_key=True)
+        out = []
+        for combo in itertools.product(*lists):
+            values = dict(zip(keys, combo))
+            item = CommentedMap(values)
+            for key, v in each.items():
+                item[key] = _PLACES.sub(lambda m: str(values[m.group(1)]), v) \
+                    if isinstance(v, str) and key != "rules" else v
+            item.lc.line, item.lc.col = line - 1, col - 1
+            if not _ID.match(item["id"]):
+                self.err(f, line, col, "SCHEMA-VALUE",
+                         f"each.id makes {shorten(item['id'])!r}, not an id (small letters, "
+                         "digits, - and _)")
+                return []
+            out.append(item)
+        return out
 
     def card_rules(self, f, item, owner):
         text = item["rules"]

@@ -526,6 +526,16 @@ def _map_error(path, doc, err) -> list[Diagnostic]:
         missing = err.message.split("'")[1] if "'" in err.message else err.message
         return [Diagnostic(path, line, col, "SCHEMA-MISSING",
                            f"{at} is missing required key {missing!r}")]
+    if err.validator == "dependentRequired" and isinstance(node, dict):
+        # "each needs product": at the key present, naming the one missing
+        res = []
+        for k, needs in err.validator_value.items():
+            for missing in (n for n in needs if k in node and n not in node):
+                line, col = position(node, k, at_key=True)
+                res.append(Diagnostic(path, line, col, "SCHEMA-MISSING",
+                                      f"{shorten(k)!r} in {at} needs {missing!r} beside it"))
+        if res:
+            return res
     if isinstance(node, dict) and isinstance(err.instance, str) and err.instance in node \
             and err.validator == "pattern":  # a key that is not a name (propertyNames)
         line, col = position(node, err.instance, at_key=True)
