@@ -287,6 +287,9 @@ def play(path, seed, agents, opts, plain, log_file, as_json, quiet, scenario, sa
         if log_file:
             _write_log(log_file, game)
     if failure:
+        if game is not None and game.log and not quiet and not as_json:
+            click.echo("the last lines of the log:", err=True)
+            _print_log(game, view, last=8, err=True)
         _fail(failure, fmt)
     if table is not None and table.left:
         _leave(table, program, game, variant, specs, save, seed)
@@ -395,9 +398,10 @@ def _check_drawn(game, saved, replay):
                 hint=f"replay with the option given: --option {name}=..."))
 
 
-def _print_log(game, view=None):
+def _print_log(game, view=None, last=None, err=False):
     """The designer's log (each secret once, marked with who may read it), or
-    with --view the log one seat (or an onlooker) may read."""
+    with --view the log one seat (or an onlooker) may read; its `last` lines
+    only, if given."""
     from rich.console import Console
     from rich.text import Text
 
@@ -407,8 +411,8 @@ def _print_log(game, view=None):
         entries = game.log
     else:
         entries = log_for(game, None if view == "public" else game.side_by_id(view))
-    console = Console(highlight=False)
-    for entry in entries:
+    console = Console(highlight=False, stderr=err)
+    for entry in entries[-last:] if last else entries:
         text = entry["text"]
         see = entry.get("see", "all")
         if text.startswith("=="):

@@ -87,6 +87,8 @@ class Compiled:
     # Elsewhere its count stays 0 for the whole game.
     stocked: dict = None
     backend: str = "reference"
+    # where each rule starts: (path, line, how messages name it), sorted
+    places: list = None
 
 
 def _paid_for(t: str) -> str:
@@ -358,7 +360,31 @@ class Compiler:
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
                         self.given, self.stocked if self.fast else None,
-                        "fast" if self.fast else "reference")
+                        "fast" if self.fast else "reference", self.places(modules))
+
+    def places(self, modules) -> list:
+        """Where each rule starts, and how a runtime failure names it (the
+        rule a line is in is the last to start before it in its file)."""
+        out = []
+        items = [(None, it) for m in modules for it in m.items] + \
+            [(c.id, it) for c in self.rs.components if c.rules is not None for it in c.rules.items]
+        for owner, it in items:
+            if isinstance(it, A.Phase):
+                name = f"phase {it.name}"
+            elif isinstance(it, A.Func):
+                name = it.name
+            elif isinstance(it, A.On):
+                name = f"a handler of {it.event}" + (f" on {owner}" if owner else "")
+            elif isinstance(it, A.Ability):
+                name = f"the ability {it.label!r}" + (f" of {owner}" if owner else "")
+            elif isinstance(it, A.GamePart):
+                name = it.part  # an overlay's setup or finish
+            elif isinstance(it, A.Game):
+                name = "the game block"
+            else:
+                continue
+            out.append((it.span.path, it.span.line, name))
+        return sorted(out)
 
     def versions(self, pyname, chain):
         """Emit every version of an overridden definition: the last one under
@@ -1978,6 +2004,9 @@ class Compiler:
             self.emit(ind, f"{prev} = G.begin_turn({who}); {mover} = G.current", s.span)
         self.emit(ind, "try:", s.span)
         self.body(s.body, scope, ind + 1, s.span)
+        self.emit(ind, "except:", s.span)  # (bare: no built-in names here; free unless raised)
+        self.emit(ind + 1, "G.note_where()", s.span)
+        self.emit(ind + 1, "raise", s.span)
         self.emit(ind, "finally:", s.span)
         self.emit(ind + 1, f"G.current = {prev}" if self.fast else f"G.end_turn({prev})", s.span)
         # a scenario may check between turns (never while a `win` unwinds)

@@ -61,7 +61,7 @@ class Diagnostic:
 
     def long(self) -> str:
         out = [self.short()]
-        src = _read_line(self.path, self.line) or self.source_line
+        src = read_line(self.path, self.line) or self.source_line
         if src:
             out.append(f"    {src.rstrip()}")
             out.append("    " + " " * max(self.col - 1, 0) + "^")
@@ -83,7 +83,7 @@ class DiagnosticError(Exception):
         super().__init__("\n".join(d.short() for d in diagnostics))
 
 
-def _read_line(path: str, line: int) -> str:
+def read_line(path: str, line: int) -> str:
     """The source line shown under a diagnostic: only from a plain file within
     the size limit, with control characters shown as escapes, never raising."""
     try:

@@ -25,6 +25,7 @@ from .diskcache import cached, compiled_code
 from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
+from .failures import rule_at, with_subject
 from .gamelog import GameLog
 from .newgame import builder
 from .yamlio import plain
@@ -692,16 +693,33 @@ class Game(Decisions, GameLog):
                 span = self.program.span_of(tb.tb_lineno)
                 trace.append(span)
             tb = tb.tb_next
-        err = DiagnosticError(Diagnostic(span.path, span.line, span.col, "RUNTIME", message,
-                                         hint=self.where()))
+        rule = rule_at(self.program.compiled.places or [], span.path, span.line)
+        where = self._failed_where or self.where_parts()
+        if rule == f"phase {self.phase}":
+            where = [w for w in where if w != self.phase]  # "in phase race", once
+        err = DiagnosticError(Diagnostic(span.path, span.line, span.col, "RUNTIME",
+                                         with_subject(message, span.path, span.line),
+                                         hint=", ".join(([f"in {rule}"] if rule else []) + where)))
         err.trace = trace  # the rules active, outermost first (scenarios re-point)
         return err
 
+    _failed_where = None  # where() when a failure left the turn it happened in
+
+    def note_where(self):
+        """A failure is leaving a turn (generated code): keep where it
+        happened, whose turn included, before the turn is undone."""
+        if self._failed_where is None and \
+                not isinstance(sys.exc_info()[1], (GameOver, EndGame, StopGame)):
+            self._failed_where = self.where_parts()
+
     def where(self) -> str:
         """Round, phase and whose turn: where a game was when something failed."""
+        return ", ".join(self.where_parts())
+
+    def where_parts(self) -> list:
         parts = [f"round {self.round}" if self.round else "", self.phase or "",
                  f"{self.current.id}'s turn" if self.current is not None else ""]
-        return ", ".join(p for p in parts if p)
+        return [p for p in parts if p]
 
     # ------------------------------------------------------------ limits
     def out_of_steps(self):
