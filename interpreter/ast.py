@@ -299,7 +299,7 @@ class Choose(Node):
     player: Node             # who chooses; with `each`, the list of those who do
     name: str | None
     may: bool
-    prompt: str | None
+    prompt: "Str | None"  # may show values: `{p} offers {n}`
     options: list
     each: str | None = None  # `choose each P in LIST`: the name each chooser is bound to
 

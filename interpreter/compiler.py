@@ -1606,6 +1606,7 @@ class Compiler:
                     "if G.rig is None and not G.logging and G.draws_inline:",
                     f"    {b} = G.rng.getrandbits",
                     f"    for {x} in {code}.items:",
+                    f"        {x}._seen = None",  # (as Game.roll: a reveal ends)
                     f"        {k} = {x}._bits",
                     f"        if {k}:",
                     f"            {r} = {b}({k})",
@@ -1750,8 +1751,8 @@ class Compiler:
             self.label_function(lazy, opts, labs, start, ind, s.span)
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
         extra = f", {prefs}, {site!r}" if ranked else ""
-        self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {s.prompt!r}, {opts}, {labs}{extra})",
-                  s.span)
+        self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {self.prompt(s, who, scope)}, {opts}, "
+                  f"{labs}{extra})", s.span)
 
         def dispatch(ind):
             for k, opt in enumerate(s.options):
@@ -1765,6 +1766,25 @@ class Compiler:
             # the option's rules have run: a scenario may check here
             self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
         return dispatch
+
+    def prompt(self, s, who, scope) -> str:
+        """A decision's prompt as code: a fixed text as itself; one that shows
+        values (`"{p} offers {n}"`) made for the player choosing, who reads a
+        component it may not see as 'a <kind>' (Game.prompt_for)."""
+        if s.prompt is None:
+            return "None"
+        if all(isinstance(p, str) for p in s.prompt.parts):
+            return repr("".join(s.prompt.parts))
+        self.public_text(s.prompt, scope, "a prompt shows every value it names")
+        out = []  # text, value, text, value ...
+        for p in s.prompt.parts:
+            if isinstance(p, str):
+                out.append(repr(p))
+            else:
+                if len(out) % 2 == 0:
+                    out.append("''")  # (a value with no text before it)
+                out.append(self.expr(p, scope)[0])
+        return f"G.prompt_for({who}, [{', '.join(out)}])"
 
     def lazy_label(self, opt, lcode, scope):
         """fast: the fixed text an option's label starts with, when labels of
@@ -1890,7 +1910,8 @@ class Compiler:
             self.expect(opt.prefer, t, "int", "a 'prefer' rank")
             prefer = f"(lambda l_{opt.picked}: {code})"
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
-        self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {s.prompt!r}, {items}, {labs}, "
+        self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {self.prompt(s, who, scope)}, "
+                  f"{items}, {labs}, "
                   f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r})", s.span)
 
         def dispatch(ind):

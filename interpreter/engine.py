@@ -26,6 +26,7 @@ from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .failures import rule_at, with_subject
+from .views import sees
 from .gamelog import GameLog
 from .newgame import builder
 from .yamlio import plain
@@ -678,6 +679,14 @@ class Game(Decisions, GameLog):
         if self.hooks is not None:
             self.hooks(self, when, phase)
 
+    def prompt_for(self, side, parts) -> str:
+        """A prompt that shows values (parts: text, value, text, value ...),
+        as the side choosing may see them: a component it may not see is
+        'a <kind>'."""
+        return "".join(p if i % 2 == 0 else
+                       f"a {p.kind}" if type(p) is Comp and not sees(p, side) else display(p)
+                       for i, p in enumerate(parts))
+
     def _failure(self, message):
         """What went wrong: running out of steps if the budget is spent (the
         fast back end checks a few plain lines after paying, checks.py)."""
@@ -1199,6 +1208,7 @@ class Game(Decisions, GameLog):
         if rig is None and DRAWS_INLINE:  # no scenario rig: every face is drawn
             bits = rng.getrandbits
             for d in dice:
+                d._seen = None  # a new face: a reveal of the old one ends
                 sides = d.u_sides
                 if type(sides) is int and sides > 0:
                     # randint(1, sides) draws exactly this, through three calls
@@ -1213,6 +1223,7 @@ class Game(Decisions, GameLog):
                 self._log_roll(dice)
             return
         for d in dice:
+            d._seen = None
             if rig is not None and rig.rolls:
                 d.u_value = rig.rolls.pop(0)
             else:

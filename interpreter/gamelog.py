@@ -80,13 +80,20 @@ class GameLog:
         self.say(text, sorted(seers), shown, **extra)
 
     _held = ()  # `choose each`: the answers' lines, kept until all have answered
+    _held_at = ()  # ... and where its answers start among the decisions being carried out
 
     def hold_choices(self):
         self._held = (*self._held, [])
+        self._held_at = (*self._held_at, len(self._deciding))
 
     def release_choices(self):
         *rest, lines = self._held
         self._held = tuple(rest)
+        *more, at = self._held_at
+        self._held_at = tuple(more)
+        # the answers' rules run in the order asked, and each then takes the
+        # last decision still open (a scenario checkpoint): so last asked, first
+        self._deciding[at:] = self._deciding[at:][::-1]
         for args, extra in lines:
             self._log_choice(*args, **extra)
 

@@ -538,7 +538,7 @@ class _Build(Transformer):
     def choose_head(self, meta, items):
         name, may, prompt = items
         return (str(name) if name else None, may is not None,
-                self._string(prompt) if prompt else None)
+                self._interpolated(prompt) if prompt else None)
 
     def choose_menu(self, meta, items):
         return [i for i in items if i is not None]

@@ -145,6 +145,8 @@ class HumanAgent:
         if board:
             self.out("board: " + escape("; ".join(board)))
         zones = [f"{n} {_zone_text(z)}" for n, z in view.get("zones", {}).items()]
+        zones += [f"{k} {_short(v)}" for k, v in view.get("variables", {}).items()
+                  if v not in (None, False, [], 0)]
         if zones:
             self.out("table: " + escape("; ".join(zones)))
 

@@ -330,6 +330,98 @@ def test_reveal_shows_a_hidden_card_to_one_side_until_it_moves(tmp_path):
     assert "known" not in view_for(game2, game2.n_blue)["zones"]["deck"]
 
 
+REROLL = """
+game { rounds 1 { race } }
+phase race {
+  move cup to box
+  reveal box to red
+  choose blue as wait from x in [1, 2] label "w{x}" { }
+  roll box
+  choose red as later from x in [1, 2] label "w{x}" { }
+}
+"""
+
+
+def test_rolling_a_revealed_die_ends_the_reveal(tmp_path):
+    """A die shown to one side lies hidden again once it shows a new face,
+    on both back ends (the fast one rolls a zone's dice in place)."""
+    for backend in ("fast", "reference"):
+        views = {}
+
+        class Watcher:
+            wants_view = True
+
+            def pick(self, d):
+                views[d.decision] = d.view()
+                return 0
+
+        folder = ruleset(tmp_path / backend, REROLL)
+        game_yaml = folder / "game.yaml"
+        game_yaml.write_text(game_yaml.read_text().replace(
+            "zones:\n  game:\n", "zones:\n  game:\n    box: {visibility: hidden}\n"))
+        prog, diags = load_program(folder, backend=backend)
+        assert prog is not None, [d.short() for d in diags]
+        game = Game(prog, agents=[Watcher(), Watcher()])
+        shown = []
+        game.hooks = lambda g, when, what: shown.append(view_for(g, g.n_red)["zones"]["box"]) \
+            if when == "asked" and what[1] == "wait" else None
+        game.run()
+        assert len(shown[0]["known"]) == 2  # red sees both dice before the roll
+        assert "known" not in views["wait"]["zones"]["box"]  # blue was never shown
+        assert "known" not in views["later"]["zones"]["box"], backend  # red: rolled since
+
+
+PROMPTS = """
+game { rounds 1 { race } }
+phase race {
+  choose red as first "top: {deck.top}, {len(deck)} left, {red}{1 + 1}" from x in [1, 2] label "w{x}" { }
+  reveal deck.top to red
+  choose red as second "top: {deck.top}" from x in [1, 2] label "w{x}" { }
+  choose blue as third "top: {deck.top}" from x in [1, 2] label "w{x}" { }
+}
+"""
+
+
+def test_prompts_show_values_as_the_chooser_may_see_them(tmp_path):
+    prompts = {}
+
+    class Reader:
+        def pick(self, d):
+            prompts[d.decision] = d.prompt
+            return 0
+
+    for backend in ("fast", "reference"):
+        prog, diags = load_program(ruleset(tmp_path / backend, PROMPTS, cards=True),
+                                   backend=backend)
+        assert prog is not None, [d.short() for d in diags]
+        Game(prog, agents=[Reader(), Reader()]).run()
+        assert prompts == {"first": "top: a card, 2 left, red2", "second": "top: gold",
+                           "third": "top: a card"}, backend
+
+
+EACH = """
+game { rounds 1 { race } }
+phase race {
+  choose each p in players as bet from x in [1, 2] label "b{x}" { p.laps += x }
+}
+"""
+
+
+def test_choose_each_checkpoints_follow_each_players_own_rules(tmp_path):
+    """A scenario checkpoint after one player's answer sees that player's
+    rules run and the next player's not yet (the answers run in order)."""
+    seen = []
+
+    def hooks(game, when, what):
+        if when == "decided":
+            seen.append((what[0], game.n_red.u_laps, game.n_blue.u_laps))
+
+    game = Game(compiled(ruleset(tmp_path, EACH)), agents=[FirstAgent(), FirstAgent()])
+    game.hooks = hooks
+    game.run()
+    assert seen == [("red", 1, 0), ("blue", 1, 1)]
+
+
 # ------------------------------------------------------------------ sorted, ranked, spaces
 def test_sorted_and_ranked_by_several_keys(tmp_path):
     rules = """
