@@ -418,9 +418,10 @@ class Block:
 
     @property
     def target(self):
-        """('sampler' | 'tutorial_race', file name) for a file block, else None."""
+        """('sampler' | 'tutorial_race' | 'examples', file name) for a file
+        block, else None (an examples block quotes part of a recipe's file)."""
         first = self.text.split("\n", 1)[0]
-        m = re.match(r"^# (sampler|tutorial_race)/(\S+)$", first)
+        m = re.match(r"^# (sampler|tutorial_race|examples)/(\S+)$", first)
         return (m.group(1), m.group(2)) if m else None
 
     @property
@@ -618,6 +619,19 @@ def _fail(message: str):
 
 
 # ------------------------------------------------------------ the guide's shape
+def test_cookbook_quotes_are_word_for_word():
+    """A `# examples/NAME/FILE` block is a part of that recipe's real file."""
+    blocks = GUIDE.files("examples")
+    assert len(blocks) >= 10
+    for b in blocks:
+        real = ROOT / "rules" / "examples" / b.target[1]
+        if not real.is_file():
+            _fail(f"README.md:{b.line}: there is no rules/examples/{b.target[1]}")
+        if b.body not in real.read_text(encoding="utf-8"):
+            _fail(f"README.md:{b.line}: this is not word for word in rules/examples/"
+                  f"{b.target[1]}")
+
+
 def test_every_code_block_is_checked():
     """A block these tests do not understand would silently go unchecked."""
     problems = []
