@@ -70,7 +70,7 @@ class Decisions:
             if self.logging:
                 self.say(f"{display(player)} has no legal option for {name}")
             if self.hooks is not None:
-                self.hooks(self, "asked", (player.id, name, [], None))
+                self.hooks(self, "asked", (player.id, name, [], None, None))
             return None
         if not lazy and n > 1 and len(set(labels)) < n:  # options that read alike are one
             seen = {}
@@ -143,7 +143,7 @@ class Decisions:
                 self._log_choice(player, name, (0, *picked), f"{label} (only option)",
                                  choice=label, forced=True)
             if self.hooks is not None:
-                self._asked(player, name, [label], label)
+                self._asked(player, name, [label], label, offer)
             return picked
         agent, view = self._agent_for(player, name)
         counts = agent.pick_some(Decision(player.id, name, prompt, None, view, offer))
@@ -211,10 +211,13 @@ class Decisions:
             view["log_size"] = len(seen)  # how many lines it has read in all (50 shown)
         return agent, view
 
-    def _asked(self, player, name, labels, label):
-        """Tell a scenario what was offered and taken; the decision counts as
-        made once its rules have run (decided)."""
-        self.hooks(self, "asked", (player.id, name, list(labels), label))
+    def _asked(self, player, name, labels, label, offer=None):
+        """Tell a scenario what was offered and taken (and, for "choose some",
+        the offer, which reads a selection's parts in any order); the
+        decision counts as made once its rules have run (decided)."""
+        if offer is None:
+            offer = labels.offer if isinstance(labels, SomeLabels) else self._offer
+        self.hooks(self, "asked", (player.id, name, list(labels), label, offer))
         self._deciding.append((player.id, name))
 
     def decided(self):

@@ -408,8 +408,9 @@ class _Scenario:
         nth = f" (time #{pr.count})" if pr.count else ""
         return f"{who}'s decision {pr.decision!r}{nth}"
 
-    def asked(self, g, counts, player, decision, labels, label, res):
-        """A decision was put to a player: check `offered`, `not_offered`, `chosen`."""
+    def asked(self, g, counts, player, decision, labels, label, offer, res):
+        """A decision was put to a player: check `offered`, `not_offered`,
+        `chosen` (a "choose some" selection's parts in any order, as scripts)."""
         seen = {}
         for who in (player, None):
             key = ("asked", who, decision)
@@ -424,18 +425,20 @@ class _Scenario:
             res.checks += 1
             shown = ", ".join(labels[:40]) or "nothing"
             problem = None
+            wanted = pr.labels if offer is None else \
+                [x if x == "pass" else offer.canonical(x) or x for x in pr.labels]
             if pr.kind == "offered":
-                missing = [x for x in pr.labels if x not in labels]
-                extra = [x for x in labels if x not in pr.labels] if pr.exactly else []
+                missing = [x for x, w in zip(pr.labels, wanted) if w not in labels]
+                extra = [x for x in labels if x not in wanted] if pr.exactly else []
                 if missing or extra:
                     problem = (f"{self.asking(pr)} offers {shown}" +
                                (f"; missing {', '.join(missing)}" if missing else "") +
                                (f"; also {', '.join(extra)}" if extra else ""))
             elif pr.kind == "not_offered":
-                present = [x for x in pr.labels if x in labels]
+                present = [x for x, w in zip(pr.labels, wanted) if w in labels]
                 if present:
                     problem = f"{self.asking(pr)} offers {', '.join(present)}, which it must not"
-            elif label not in pr.labels:
+            elif label not in wanted:
                 problem = f"{self.asking(pr)} took {label if label is not None else 'nothing'}" \
                           f", not {' or '.join(pr.labels)} (offered: {shown})"
             if problem:

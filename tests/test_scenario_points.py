@@ -293,3 +293,28 @@ def test_setup_first_leaves_the_script_to_the_game_proper(tmp_path):
     # without it, the script's first entry meets the setup's question
     path.write_text(body + "expect:\n  - that: ['winners == [red]']\n", encoding="utf-8")
     assert [f[0] for f in failures(run(path))] == ["CHOICE-ILLEGAL"]
+
+
+def test_choose_some_selections_are_checked_in_any_order(tmp_path):
+    """`offered`, `not_offered` and `chosen` read a "choose some" selection's
+    parts in any order, as scripts do: a reordered label that is on offer
+    is offered (never vacuously not offered)."""
+    import shutil
+    rules = tmp_path / "hands"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rules" / "examples" /
+                    "hidden_hands", rules)
+    src = (rules / "scenarios" / "pass-then-play.scenario.yaml").read_text()
+    flipped = src.replace('''labels: ["sun-3 + moon-1", "sun-3 + moon-2",''',
+                          '''labels: ["moon-1 + sun-3", "moon-2 + sun-3",''')
+    assert flipped != src
+    ok = rules / "scenarios" / "flipped.scenario.yaml"
+    ok.write_text(flipped)
+    assert run_scenario_file(ok).ok, [d.short() for d in run_scenario_file(ok).diagnostics]
+    absent = flipped.replace("expect:\n", "expect:\n  - not_offered: {player: ben, decision: "
+                             "pass_cards, count: 1, labels: [\"star-5 + moon-2\"]}\n", 1)
+    bad = rules / "scenarios" / "absent.scenario.yaml"
+    bad.write_text(absent)
+    result = run_scenario_file(bad)
+    assert not result.ok and any("star-5 + moon-2, which it must not" in d.message
+                                 for d in result.diagnostics), \
+        [d.short() for d in result.diagnostics]
