@@ -428,17 +428,21 @@ def _print_result(program, result):
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{_esc(program.rs.name)} - seed {result['seed']}")
+    table = Table()
     table.add_column("player")
     table.add_column("score", justify="right")
     for pid, score in result["scores"].items():
         mark = " (winner)" if pid in result["winners"] else ""
         table.add_row(_esc(pid + mark), _esc(score))
     console = Console(highlight=False)
+    console.print(f"[bold]{_esc(program.rs.name)}[/bold] - seed {result['seed']}")
     console.print(table)
-    opts = ", ".join(f"{k}={v}" for k, v in result["options"].items())
-    console.print(f"options: {opts}; {result['decisions']} decisions; winner: "
-                  f"{result['winner'] or 'none (tie)'}", markup=False)
+    winners = result["winners"]
+    parts = [f"options: {', '.join(f'{k}={v}' for k, v in result['options'].items())}"
+             if result["options"] else "", f"{result['decisions']} decisions",
+             f"winner: {winners[0]}" if len(winners) == 1 else
+             f"a shared win: {', '.join(winners)}" if winners else "no winner"]
+    console.print("; ".join(p for p in parts if p), markup=False)
 
 
 class _progress:

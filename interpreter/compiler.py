@@ -1735,7 +1735,7 @@ class Compiler:
                 pcode = "None"
                 if opt.prefer is not None:
                     pcode, pt = self.expr(opt.prefer, inner)
-                    self.expect(opt.prefer, pt, "int", "a 'prefer' rank")
+                    self.rank_type(opt.prefer, pt)
                 self.emit(depth, f"if {prefs} is not None: {prefs}.append({pcode})",
                           opt.prefer.span if opt.prefer is not None else opt.span)
             opt._scope = inner
@@ -1766,6 +1766,12 @@ class Compiler:
             # the option's rules have run: a scenario may check here
             self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
         return dispatch
+
+    def rank_type(self, node, t):
+        """A `prefer` rank: a number, or a list of numbers compared item by
+        item (the first decides, the next breaks a tie...)."""
+        if t != "list:int":
+            self.expect(node, t, "int", "a 'prefer' rank (a number or a list of numbers)")
 
     def prompt(self, s, who, scope) -> str:
         """A decision's prompt as code: a fixed text as itself; one that shows
@@ -1907,7 +1913,7 @@ class Compiler:
             test = f"(lambda l_{opt.picked}: {code})"
         if opt.prefer is not None:
             code, t = self.expr(opt.prefer, picked)
-            self.expect(opt.prefer, t, "int", "a 'prefer' rank")
+            self.rank_type(opt.prefer, t)
             prefer = f"(lambda l_{opt.picked}: {code})"
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
         self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {self.prompt(s, who, scope)}, "

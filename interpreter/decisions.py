@@ -12,7 +12,7 @@ from __future__ import annotations
 from .builtins import num
 from .limits import MAX_DECISIONS, MAX_SOME
 from .some import SomeLabels, SomeOffer, chosen, grouped
-from .state import RuleError, Side, display
+from .state import FrozenList, RuleError, Side, display
 
 
 class Decision:
@@ -238,8 +238,9 @@ class Decisions:
         the first; options ranked none are never taken, except `pass`."""
         best, why = None, "the only option"
         if prefs is not None:
-            for i, rank in enumerate(prefs):
-                if rank is not None and (best is None or rank < prefs[best]):
+            keys = [None if r is None else _rank(r) for r in prefs]
+            for i, key in enumerate(keys):
+                if key is not None and (best is None or key < keys[best]):
                     best = i
             if best is not None:
                 why = f"rank {display(prefs[best])} by the rule at {site}"
@@ -337,3 +338,13 @@ class _WindowRun:
             if used:
                 return True
         return False
+
+
+def _rank(r) -> tuple:
+    """A `prefer` rank as a key: a number, or a list of numbers compared item
+    by item (a shorter list that agrees so far comes first)."""
+    if type(r) is int:
+        return (r,)
+    if type(r) in (list, FrozenList) and all(type(x) is int for x in r):
+        return tuple(r)
+    raise RuleError(f"a 'prefer' rank is a number or a list of numbers, not {display(r)}")

@@ -676,3 +676,32 @@ def test_choose_each_answers_are_no_loop_to_break(tmp_path):
     }
     """
     assert [c for c, _, _ in errors(ruleset(tmp_path, rules))] == ["SYNTAX"]
+
+
+def test_a_prefer_rank_may_be_a_list_of_keys(tmp_path):
+    """A bot takes the lowest rank; a list compares item by item, mixed
+    with plain numbers, ties to the first listed; a rank that is not a
+    number or a list of numbers fails in plain words."""
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      choose red as pick "pick" {
+        option "a" prefer [2, 5] { red.laps = 1 }
+        option "b" prefer [1, 9] { red.laps = 2 }
+        option "c" prefer [1, 3] { red.laps = 3 }
+        option "d" prefer 1 { red.laps = 4 }
+        option "e" prefer [1, 3] { red.laps = 5 }
+      }
+    }
+    """
+    folder = ruleset(tmp_path, rules)
+    variant = folder / "variants" / "bot"
+    variant.mkdir(parents=True)
+    (variant / "variant.yaml").write_text("kind: variant\nid: bot\nname: Bot\nbots: [red]\n")
+    from interpreter.engine import load_program as load
+    prog, diags = load(folder, variant="bot")
+    assert prog is not None, [d.short() for d in diags]
+    game = Game(prog, agents=[None, FirstAgent()], logging=True).run()
+    assert game.n_red.u_laps == 4  # [1] < [1, 3] < [1, 9] < [2, 5]
+    prog2, diags = load(ruleset(tmp_path / "x", rules.replace('prefer 1 {', 'prefer "x" {')))
+    assert any(d.code == "TYPE" and "a 'prefer' rank" in d.message for d in diags), diags
