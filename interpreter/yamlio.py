@@ -516,6 +516,9 @@ def _map_error(path, doc, err) -> list[Diagnostic]:
             near = difflib.get_close_matches(str(k), allowed, n=1)
             hint = f"did you mean {near[0]!r}?" if near else (
                 "allowed: " + ", ".join(allowed) if allowed else "")
+            if node[k] is None and _flow(node) and " " in str(k):
+                # {description: Tricks won, face down}: the comma began a key
+                hint = "a comma inside {...} starts a new key: put the text in quotes"
             res.append(Diagnostic(path, line, col, "SCHEMA-UNKNOWN-KEY",
                                   f"unknown key {shorten(k)!r} in {at}", hint=hint))
         return res
@@ -565,6 +568,12 @@ def _map_error(path, doc, err) -> list[Diagnostic]:
         best = min(err.context, key=lambda e: len(list(e.absolute_path)))
         return [Diagnostic(path, line, col, "SCHEMA-VALUE", f"{at}: {_message(best)}")]
     return [Diagnostic(path, line, col, "SCHEMA-VALUE", f"{at}: {_message(err)}")]
+
+
+def _flow(node) -> bool:
+    """Was this mapping written in braces, on one line ({a: 1, b: 2})?"""
+    fa = getattr(node, "fa", None)
+    return bool(fa is not None and fa.flow_style())
 
 
 def _message(err) -> str:

@@ -190,6 +190,16 @@ def test_schema_unknown_key_in_game_yaml_with_did_you_mean(rs):
     assert d["hint"] == "did you mean 'score'?"
 
 
+def test_an_unquoted_comma_in_braces_is_explained(rs):
+    """{description: a, b c}: YAML reads `b c` as a key; the hint says why."""
+    text = inject(rs, "game.yaml", "aside: {description: Tokens beside the board",
+                  "aside: {description: Tokens beside, the board")
+    d = only(validate(rs), "SCHEMA-UNKNOWN-KEY")
+    at(d, rs / "game.yaml", *locate(text, "the board; hats"))
+    assert "unknown key 'the board; hats" in d["message"]
+    assert d["hint"] == "a comma inside {...} starts a new key: put the text in quotes"
+
+
 def test_schema_missing_top_level_key(rs):
     text = inject(rs, "game.yaml", "\nname: ", "\ntitle: ")
     diags = validate(rs)
