@@ -181,6 +181,9 @@ def _agents(spec, program, seed, options=None, players=None, table=None):
               help="Comma-separated, one per player: random, first, human (you play that seat).")
 @click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
 @click.option("--plain", is_flag=True, help="No colours or screen clearing (for pipes and logs).")
+@click.option("--format", "log_format", type=click.Choice(["text", "jsonl", "html"]),
+              default="text", show_default=True,
+              help="How the log is printed: text, JSON lines, or one HTML page.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the log as JSON lines.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
 @click.option("--quiet", is_flag=True, help="Print only the result.")
@@ -195,8 +198,8 @@ def _agents(spec, program, seed, options=None, players=None, table=None):
               help="Print the log as this seat (or an onlooker) may read it.")
 @PLAYERS
 @BACKEND
-def play(path, seed, agents, opts, plain, log_file, as_json, quiet, scenario, save, replay,
-         variant, max_steps, view, players, backend):
+def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, scenario, save,
+         replay, variant, max_steps, view, players, backend):
     """Play one full game of the ruleset at PATH (with --replay, PATH may be left
     out: the saved game names its ruleset)."""
     fmt = "json" if as_json else "text"
@@ -249,6 +252,9 @@ def play(path, seed, agents, opts, plain, log_file, as_json, quiet, scenario, sa
     options = _seated(program, options, players, fmt)
     if saved is not None:
         given = _seated(program, given, players, fmt)
+    if log_format != "text" and (as_json or quiet):
+        raise click.UsageError(f"--format {log_format} prints the log: leave out "
+                               f"{'--json' if as_json else '--quiet'}")
     specs = _agent_specs(agents, program, options, players)
     table, game = None, None
     if "human" in specs:
@@ -263,7 +269,8 @@ def play(path, seed, agents, opts, plain, log_file, as_json, quiet, scenario, sa
     failure = None
     try:
         game = Game(program, seed=seed, options=options, agents=agent_list,
-                    logging=table is not None or not (quiet and not log_file and view is None),
+                    logging=table is not None or log_format != "text" or
+                    not (quiet and not log_file and view is None),
                     steps=max_steps, players=players)
         if saved is not None:
             _check_drawn(game, saved, replay)
@@ -307,9 +314,28 @@ def play(path, seed, agents, opts, plain, log_file, as_json, quiet, scenario, sa
     if as_json:
         click.echo(json.dumps(result))
         return
+    if log_format != "text":
+        _print_formatted(game, program, result, view, log_format)
+        return
     if not quiet and (table is None or view is not None):  # people saw their own log
         _print_log(game, view)
     _print_result(program, result)
+
+
+def _print_formatted(game, program, result, view, log_format):
+    """--format jsonl: the log (as --view reads it) as JSON lines; html: one page."""
+    from .views import log_for
+
+    entries = game.log if view is None else \
+        log_for(game, None if view == "public" else game.side_by_id(view))
+    if log_format == "jsonl":
+        for e in entries:
+            click.echo(json.dumps(e))
+        return
+    from .htmllog import page
+
+    title = f"{program.rs.name} - seed {result['seed']}" + (f" ({view}'s view)" if view else "")
+    click.echo(page(title, result, entries, game.score_track, designer=view is None), nl=False)
 
 
 def _human_table(plain, save):

@@ -514,6 +514,7 @@ class Game(Decisions, GameLog):
         self.rig = rig
         self.logging = logging
         self.log: list[dict] = []
+        self.score_track: list = []  # (round, scores) after each round, when logging
         self.history: list[tuple] = []
         self.round = 0
         self.phase = None
@@ -638,6 +639,8 @@ class Game(Decisions, GameLog):
         except Exception as e:  # whatever the rules did, the designer gets a location
             raise self._runtime_error(self._failure(_friendly(e))) from None
         self.finished = True
+        if self.logging:
+            self.score_track.append(("end", self.scores()))
         self._hook("after", "finish")
         if self.logging:
             self.say("game over: " + (", ".join(w.id for w in self.winners) or "no winner"))
@@ -649,6 +652,8 @@ class Game(Decisions, GameLog):
         r = start_round - 1
         skipping = start_phase is not None
         while True:
+            if r and self.logging:
+                self.score_track.append((f"round {r}", self.scores()))  # (html log)
             if prog.rounds_kind == "count":
                 if r >= prog.rounds_fn(self):
                     return
