@@ -148,19 +148,30 @@ class GameLog:
                 self.say(text, sorted(a | b), f"{count_of(comps)}: {where}")
 
     def _log_roll(self, dice):
-        """Faces of dice in a zone some seat may not see reach only those who may."""
+        """One sentence per zone rolled, subject first: "red rolls 4 and 2"
+        (whose turn it is, or whose zone), else "cup shows 4 and 2". Faces of
+        dice in a zone some seat may not see reach only those who may; the
+        others read how many dice were rolled."""
         by_zone = {}
         for d in dice:
             by_zone.setdefault(d.zone, []).append(d)
-        if len(by_zone) == 1 and viewers(dice[0].zone if dice[0].zone else None) is None:
-            self.say("roll: " + " ".join(str(d.u_value) for d in dice))
-            return
         for z in sorted(by_zone, key=lambda z: "" if z is None else z.id):
             group = by_zone[z]
-            text = "roll: " + " ".join(str(d.u_value) for d in group)
+            faces = and_list([str(d.u_value) for d in group])
+            who = self.current if self.current is not None else \
+                z.holder if z is not None else None
+            text = f"{who.id} rolls {faces}" if who is not None else \
+                f"{z.id if z is not None else 'the dice'} shows {faces}"
             seers = viewers(z) if z is not None else None
-            self.say_secret(text, seers, f"{count_of(group, 'die', 'dice')} rolled in {z.id}"
-                            if z is not None else None)
+            others = None if seers is None else \
+                f"{who.id + ' rolls' if who is not None else 'rolled:'} " \
+                f"{count_of(group, 'die', 'dice')} in {z.id}"
+            self.say_secret(text, seers, others)
+
+
+def and_list(words: list) -> str:
+    """'4', '4 and 2', '4, 2 and 6'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def count_of(comps, one=None, many=None) -> str:

@@ -214,14 +214,14 @@ def test_several_hidden_cards_moved_at_once_are_one_counted_line(hands):
 
 def test_owner_only_dice_show_their_faces_to_the_owner_alone(hands):
     game = play(hands, 2)
-    rolls = [e for e in game.log if e["text"].startswith("roll:")]
+    rolls = [e for e in game.log if " rolls " in e["text"]]
     assert len(rolls) == 4
     for e in rolls:
         assert e["see"] in (["north"], ["south"])
-        assert re.fullmatch(r"roll: [1-6] [1-6]", e["text"])
         owner = e["see"][0]
-        assert e["others"] == f"2 dice rolled in {owner}.dice"
-    assert not [t for t in public(game) if t.startswith("roll:")]
+        assert re.fullmatch(rf"{owner} rolls [1-6] and [1-6]", e["text"]), e["text"]
+        assert e["others"] == f"{owner} rolls 2 dice in {owner}.dice"
+    assert not [t for t in public(game) if re.search(r"rolls [1-6] and", t)]
 
 
 def test_a_log_statement_shows_a_hidden_card_as_its_kind(hands):
