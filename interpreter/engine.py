@@ -26,7 +26,7 @@ from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .failures import rule_at, with_subject
-from .views import sees
+from .views import hidden_comps, sees, shown
 from .gamelog import GameLog
 from .newgame import builder
 from .yamlio import plain
@@ -689,7 +689,7 @@ class Game(Decisions, GameLog):
         as the side choosing may see them: a component it may not see is
         'a <kind>'."""
         return "".join(p if i % 2 == 0 else
-                       f"a {p.kind}" if type(p) is Comp and not sees(p, side) else display(p)
+                       shown(p, {c for c in hidden_comps(p) if not sees(c, side)})
                        for i, p in enumerate(parts))
 
     def _failure(self, message):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .limits import MAX_LOG
 from .state import Comp, RuleError, Side, display
-from .views import knowers, viewers
+from .views import hidden_comps, knowers, shown, viewers
 
 
 _ALL = object()  # a log line for everyone
@@ -42,7 +42,7 @@ class GameLog:
         """`log "...{x}..."`: a component some seat may not see is shown to it
         as 'a <kind>' (parts alternate literal text and values). With `to`
         (`log ... to SIDES`), only those sides read the line at all."""
-        hidden = [v for v in parts[1::2] if type(v) is Comp and viewers(v.zone) is not None]
+        hidden = [c for v in parts[1::2] for c in hidden_comps(v)]  # lists of them too
         text = "".join(p if i % 2 == 0 else display(p) for i, p in enumerate(parts))
         readers = None
         if to is not _ALL:
@@ -54,17 +54,16 @@ class GameLog:
             self.say(text) if readers is None else self.say(text, sorted(readers))
             return
         seers = set.intersection(*(set(knowers(c)) for c in hidden))
-        shown = "".join(p if i % 2 == 0 else
-                        (f"a {p.kind}" if type(p) is Comp and p in hidden else display(p))
-                        for i, p in enumerate(parts))
+        hide = set(hidden)
+        shown_text = "".join(p if i % 2 == 0 else shown(p, hide) for i, p in enumerate(parts))
         if readers is None:
-            self.say(text, sorted(seers), shown)
+            self.say(text, sorted(seers), shown_text)
             return
         # only the readers read it: those who may see the components as it is
         if readers & seers:
             self.say(text, sorted(readers & seers))
         if readers - seers:
-            self.say(shown, sorted(readers - seers))
+            self.say(shown_text, sorted(readers - seers))
 
     def say_at(self, template, *places, **extra):
         """A line about pieces at places (spaces or components): a component

@@ -10,6 +10,7 @@ nothing. Views and logs for a seat are built from these alone.
 """
 from __future__ import annotations
 
+from .limits import MAX_TEXT
 from .state import Comp, Side, Space, Zone, display, py_name
 
 
@@ -37,6 +38,32 @@ def knowers(comp):
     if seers is None or not comp._seen:
         return seers
     return seers | set(comp._seen)
+
+
+def hidden_comps(value, depth=0) -> list:
+    """The components in a value (itself, or inside lists) that lie where
+    some seat may not see them: what a text showing the value must hide."""
+    if type(value) is Comp:
+        return [value] if viewers(value.zone) is not None else []
+    if isinstance(value, list) and depth < 8:
+        return [c for x in value for c in hidden_comps(x, depth + 1)]
+    return []
+
+
+def shown(value, hide) -> str:
+    """display(value), with each component in `hide` (inside lists too) as
+    'a <kind>'."""
+    if not hide:
+        return display(value)
+
+    def text(v, depth=0):
+        if type(v) is Comp and v in hide:
+            return f"a {v.kind}"
+        if isinstance(v, list) and depth < 8:
+            return ",".join(text(x, depth + 1) for x in v)
+        return display(v)
+    out = text(value)
+    return out if len(out) <= MAX_TEXT else out[:MAX_TEXT] + "..."
 
 
 def sees(comp, side) -> bool:

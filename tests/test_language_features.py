@@ -705,3 +705,35 @@ def test_a_prefer_rank_may_be_a_list_of_keys(tmp_path):
     assert game.n_red.u_laps == 4  # [1] < [1, 3] < [1, 9] < [2, 5]
     prog2, diags = load(ruleset(tmp_path / "x", rules.replace('prefer 1 {', 'prefer "x" {')))
     assert any(d.code == "TYPE" and "a 'prefer' rank" in d.message for d in diags), diags
+
+
+LISTED = """
+game { rounds 1 { race } }
+phase race {
+  log "deck holds {deck.items} and {[c for c in deck]}"
+  choose red as first "top: {deck.items}" from x in [1, 2] label "w{x}" { }
+  reveal deck.top to red
+  choose red as second "top: {deck.items}" from x in [1, 2] label "w{x}" { }
+}
+"""
+
+
+def test_hidden_cards_inside_a_list_stay_hidden_in_logs_and_prompts(tmp_path):
+    """A text that shows a list of components hides each one a reader may
+    not see, as it hides a single one: the public log and a prompt alike."""
+    for backend in ("fast", "reference"):
+        prompts = {}
+
+        class Reader:
+            def pick(self, d):
+                prompts[d.decision] = d.prompt
+                return 0
+
+        prog, diags = load_program(ruleset(tmp_path / backend, LISTED, cards=True),
+                                   backend=backend)
+        assert prog is not None, [d.short() for d in diags]
+        game = Game(prog, agents=[Reader(), Reader()], logging=True).run()
+        blue = [e["text"] for e in log_for(game, game.n_blue)]
+        assert "deck holds a card,a card and a card,a card" in blue, blue
+        assert not any("gold" in t or "tin" in t for t in blue)
+        assert prompts == {"first": "top: a card,a card", "second": "top: gold,a card"}, backend
