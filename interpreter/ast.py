@@ -210,6 +210,7 @@ class Move(Node):
     what: Node
     dest: Node
     position: str  # top / bottom
+    log: Node | None = None  # the event's own log line: a text, or x => text
 
 
 @dataclass(eq=False, repr=False)
@@ -218,6 +219,7 @@ class Place(Node):
     piece: str
     owner: Node
     loc: Node
+    log: Node | None = None
 
 
 @dataclass(eq=False, repr=False)
@@ -240,6 +242,7 @@ class Transfer(Node):
 @dataclass(eq=False, repr=False)
 class Roll(Node):
     what: Node
+    log: Node | None = None
 
 
 @dataclass(eq=False, repr=False)
@@ -252,6 +255,7 @@ class Draw(Node):
     count: Node
     src: Node
     dst: Node
+    log: Node | None = None
 
 
 @dataclass(eq=False, repr=False)
@@ -260,6 +264,7 @@ class Give(Node):
     piece: str
     giver: Node
     taker: Node
+    log: Node | None = None
 
 
 @dataclass(eq=False, repr=False)
@@ -267,6 +272,7 @@ class Pay(Node):
     amount: Node
     payer: Node
     payee: Node
+    log: Node | None = None
 
 
 @dataclass(eq=False, repr=False)
@@ -302,6 +308,7 @@ class Choose(Node):
     prompt: "Str | None"  # may show values: `{p} offers {n}`
     options: list
     each: str | None = None  # `choose each P in LIST`: the name each chooser is bound to
+    log: Node | None = None  # the decision's own log line: a text, or label => text
 
 
 @dataclass(eq=False, repr=False)
@@ -356,6 +363,7 @@ class Game(Node):
     rounds_expr: Node | None
     phases: list  # [(name, span)]
     finish: list | None
+    summary: list | None = None  # lines for the log at the end of each round
 
 
 @dataclass(eq=False, repr=False)

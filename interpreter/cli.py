@@ -334,8 +334,15 @@ def _print_formatted(game, program, result, view, log_format):
         return
     from .htmllog import page
 
+    from .views import scores_seen
+
+    track = game.score_track
+    if view is not None:  # a score behind a screen stays there until the result
+        side = None if view == "public" else game.side_by_id(view)
+        track = [(when, scores if when == "end" else scores_seen(game, side, scores))
+                 for when, scores in track]
     title = f"{program.rs.name} - seed {result['seed']}" + (f" ({view}'s view)" if view else "")
-    click.echo(page(title, result, entries, game.score_track, designer=view is None), nl=False)
+    click.echo(page(title, result, entries, track, designer=view is None), nl=False)
 
 
 def _human_table(plain, save):

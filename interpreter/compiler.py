@@ -89,6 +89,7 @@ class Compiled:
     backend: str = "reference"
     # where each rule starts: (path, line, how messages name it), sorted
     places: list = None
+    summary: str | None = None  # the game's `summary` block, run when logging
 
 
 def _paid_for(t: str) -> str:
@@ -328,6 +329,9 @@ class Compiler:
         rounds_fn = None
         setup = self.game_part("setup", game.setup, game, parts)
         finish = self.game_part("finish", game.finish, game, parts)
+        for block in [game.summary] + [p.body for p in parts if p.part == "summary"]:
+            self.only_reads(block or [])
+        summary = self.game_part("summary", game.summary, game, parts)
         if game.rounds_expr is not None:
             rounds_fn = "g_rounds"
             code, t = self.expr(game.rounds_expr, Scope({}, self.globals))
@@ -360,7 +364,7 @@ class Compiler:
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
                         self.given, self.stocked if self.fast else None,
-                        "fast" if self.fast else "reference", self.places(modules))
+                        "fast" if self.fast else "reference", self.places(modules), summary)
 
     def places(self, modules) -> list:
         """Where each rule starts, and how a runtime failure names it (the
@@ -398,6 +402,27 @@ class Compiler:
                           Scope({}, self.globals))
         self.original = None
         self.arranging = False
+
+    def only_reads(self, body):
+        """A `summary` block runs only when the game is logged: it may not
+        change the game, or a logged game would play differently."""
+        lets = {sub.name for sub in _walk(body) if isinstance(sub, A.Let)}
+        for sub in _walk(body):
+            bad = None
+            if isinstance(sub, A.Collect):
+                bad = "collects from handlers"
+            elif isinstance(sub, A.Call) and isinstance(sub.func, A.Name) and \
+                    sub.func.id in self.funcs:
+                bad = f"calls {sub.func.id}(), a rule that may change the game"
+            elif isinstance(sub, A.Assign):
+                if not (isinstance(sub.target, A.Name) and sub.target.id in lets):
+                    bad = "changes the game (only its own `let` names may change)"
+            elif isinstance(sub, _EFFECTS):
+                bad = "changes the game"
+            if bad:
+                self.err(sub, "TYPE", f"a summary only reads the game, but this {bad}",
+                         hint="a summary holds let, if, for and log")
+                return
 
     def game_part(self, part, body, game, parts):
         overrides = [p for p in parts if p.part == part]
@@ -1416,15 +1441,7 @@ class Compiler:
         else:
             self.public_text(s.value, scope, "this log line is read by everyone")
         if isinstance(s.value, A.Str) and any(not isinstance(p, str) for p in s.value.parts):
-            # the values go to the log as they are, so that a component some
-            # seat may not see is shown to it as "a card" (views.py)
-            parts = [""]
-            for p in s.value.parts:
-                if isinstance(p, str):
-                    parts[-1] += p
-                else:
-                    parts += [self.expr(p, scope)[0], ""]
-            items = [repr(p) if i % 2 == 0 else p for i, p in enumerate(parts)]
+            items = self.text_parts(s.value, scope)
             self.emit(ind, f"if G.logging: G.log_parts(({', '.join(items)},){to})", s.span)
             return
         code, _ = self.expr(s.value, scope)
@@ -1432,6 +1449,34 @@ class Compiler:
             self.emit(ind, f"if G.logging: G.log_parts((show(G, {code}),){to})", s.span)
         else:
             self.emit(ind, f"if G.logging: G.say(show(G, {code}))", s.span)
+
+    def text_parts(self, value, scope) -> list:
+        """A text's parts as code, literal text and values alternating: the
+        values go to the log as they are, so that a component some seat may
+        not see is shown to it as "a card" (views.py)."""
+        if not isinstance(value, A.Str):
+            return [f"show(G, {self.expr(value, scope)[0]})"]
+        parts = [""]
+        for p in value.parts:
+            if isinstance(p, str):
+                parts[-1] += p
+            else:
+                parts += [self.expr(p, scope)[0], ""]
+        return [repr(p) if i % 2 == 0 else p for i, p in enumerate(parts)]
+
+    def log_clause(self, node, scope, subject) -> str | None:
+        """A statement's `log TEXT` (or `log x => TEXT`, x being what the
+        event moved, drew, rolled, paid, placed or chose, of type `subject`) as
+        code for a function giving the line's parts; None without one."""
+        if node is None:
+            return None
+        var, inner, body = "l_", scope, node
+        if isinstance(node, A.Lambda):
+            inner = scope.child()
+            inner.names[node.param] = Var(f"l_{node.param}", subject)
+            var, body = f"l_{node.param}", node.body
+        self.public_text(body, inner, "this log line is read by everyone who sees the event")
+        return f"(lambda {var}: ({', '.join(self.text_parts(body, inner))},))"
 
     def public_text(self, node, scope, what):
         """A text everyone reads must not insert a variable only its owner (or
@@ -1497,6 +1542,8 @@ class Compiler:
         o = self.side(s.owner, scope, "the owner of placed pieces")
         typed = typed and self.known
         loc = self.location(s.loc, scope, "where pieces are placed", s.piece)
+        say = self.log_clause(s.log, scope, "int")
+        say = f", {say}" if say else ""
         if self.fast and typed:
             # from a supply that has them, in place as Game.place counts them;
             # a short supply, none, a count below one or a log takes its way
@@ -1507,10 +1554,10 @@ class Compiler:
                          f"    {ov}.{a} -= {nv}",
                          f"    {lv}.{a}.counts[{ov}.index] += {nv}",
                          "else:",
-                         f"    G.place({s.piece!r}, {ov}, {lv}, {nv})"]:
+                         f"    G.place({s.piece!r}, {ov}, {lv}, {nv}{say})"]:
                 self.emit(ind, line, s.span)
             return
-        self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n})", s.span)
+        self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n}{say})", s.span)
 
     def s_Remove(self, s, scope, ind):
         self.piece(s)
@@ -1571,6 +1618,8 @@ class Compiler:
         dc, dt = self.expr(s.dest, scope)
         self.expect(s.dest, dt, "zone", "a move's destination")
         top = s.position == "top"
+        say = self.log_clause(s.log, scope, "list:comp" if wt == "zone" else wt)
+        say = f", {say}" if say else ""
         if self.fast and wt.startswith("comp") and dt == "zone" and _ZONE_PATH.match(dc):
             # one component (or none) into a zone, moved in place as Game.move
             # moves it; one with handlers or abilities, or a log, takes its way
@@ -1583,10 +1632,10 @@ class Compiler:
                          f"    {dc}.items.insert(0, {m})" if top else f"    {dc}.items.append({m})",
                          f"    {m}.zone = {dc}",
                          "else:",
-                         f"    G.move({m}, {dc}, {top})"]:
+                         f"    G.move({m}, {dc}, {top}{say})"]:
                 self.emit(ind, line, s.span)
             return
-        self.emit(ind, f"G.move({wc}, {dc}, {top})", s.span)
+        self.emit(ind, f"G.move({wc}, {dc}, {top}{say})", s.span)
 
     def s_Roll(self, s, scope, ind):
         code, t = self.expr(s.what, scope)
@@ -1597,6 +1646,8 @@ class Compiler:
                 self.err(s.what, "TYPE", f"components of kind {k!r} have no 'value' property "
                          "to roll", hint="declare properties: {value: 1} and attributes: "
                          "{sides: ...}")
+        say = self.log_clause(s.log, scope, t)
+        say = f", {say}" if say else ""
         if self.fast and t == "zone" and _ZONE_PATH.match(code):
             # the dice of a zone rolled in place, drawing what Game.roll draws
             # (engine.DRAWS_INLINE); a die without a whole number of sides,
@@ -1615,10 +1666,10 @@ class Compiler:
                     "        else:",
                     f"            G.roll({x})",
                     "else:",
-                    f"    G.roll({code})"]):
+                    f"    G.roll({code}{say})"]):
                 self.emit(ind, line, s.span)
             return
-        self.emit(ind, f"G.roll({code})", s.span)
+        self.emit(ind, f"G.roll({code}{say})", s.span)
 
     def s_Shuffle(self, s, scope, ind):
         code, t = self.expr(s.zone, scope)
@@ -1631,7 +1682,8 @@ class Compiler:
         b, bt = self.expr(s.dst, scope)
         self.expect(s.src, at, "zone", "where cards are drawn from")
         self.expect(s.dst, bt, "zone", "where drawn cards go")
-        self.emit(ind, f"G.draw({n}, {a}, {b})", s.span)
+        say = self.log_clause(s.log, scope, "list:comp")
+        self.emit(ind, f"G.draw({n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
     def s_Give(self, s, scope, ind):
         self.piece(s)
@@ -1639,7 +1691,8 @@ class Compiler:
         a = self.side(s.giver, scope, "who gives")
         b = self.side(s.taker, scope, "who receives")
         self.given.add(s.piece)
-        self.emit(ind, f"G.give({s.piece!r}, {n}, {a}, {b})", s.span)
+        say = self.log_clause(s.log, scope, "int")
+        self.emit(ind, f"G.give({s.piece!r}, {n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
     def s_Pay(self, s, scope, ind):
         if not self.rs.money:
@@ -1647,7 +1700,8 @@ class Compiler:
         n = self.count(s.amount, scope)
         a = self.side(s.payer, scope, "who pays")
         b = self.side(s.payee, scope, "who is paid")
-        self.emit(ind, f"G.pay({n}, {a}, {b})", s.span)
+        say = self.log_clause(s.log, scope, "int")
+        self.emit(ind, f"G.pay({n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
     def s_Choose(self, s, scope, ind):
         name = s.name or f"choice@{s.span.line}"
@@ -1750,7 +1804,9 @@ class Compiler:
                         for j, (b, *_) in enumerate(lazy) if i != j):
             self.label_function(lazy, opts, labs, start, ind, s.span)
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
-        extra = f", {prefs}, {site!r}" if ranked else ""
+        say = self.log_clause(s.log, scope, "str")
+        extra = f", {prefs if ranked else None}, {site!r}, {say}" if say else \
+            f", {prefs}, {site!r}" if ranked else ""
         self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {self.prompt(s, who, scope)}, {opts}, "
                   f"{labs}{extra})", s.span)
 
@@ -1916,9 +1972,11 @@ class Compiler:
             self.rank_type(opt.prefer, t)
             prefer = f"(lambda l_{opt.picked}: {code})"
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
+        say = self.log_clause(s.log, scope, "str")
         self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {self.prompt(s, who, scope)}, "
                   f"{items}, {labs}, "
-                  f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r})", s.span)
+                  f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r}"
+                  f"{', ' + say if say else ''})", s.span)
 
         def dispatch(ind):
             self.emit(ind, f"if {ch} is not None:", opt.span)
@@ -2162,6 +2220,11 @@ def _bindings(body) -> dict:
         for name in names:
             out[name] = out.get(name, 0) + 1
     return out
+
+
+# statements that change the game (a `summary` may not hold them)
+_EFFECTS = (A.Move, A.Place, A.Remove, A.Transfer, A.Roll, A.Shuffle, A.Draw, A.Give, A.Pay,
+            A.Choose, A.Trigger, A.Reveal, A.Window, A.Turn, A.Win, A.EndGame, A.Return)
 
 
 def _walk(node):

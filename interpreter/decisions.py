@@ -40,7 +40,7 @@ class Decision:
 class Decisions:
     """The asking half of engine.Game."""
 
-    def choose(self, player, name, prompt, opts, labels, prefs=None, site=None):
+    def choose(self, player, name, prompt, opts, labels, prefs=None, site=None, say=None):
         n = len(opts)
         # the fast back end may give labels as a function of the option, when
         # they cannot be alike (compiler.lazy_label): made only when needed
@@ -60,12 +60,12 @@ class Decisions:
                 label = labels(opts[i]) if lazy else labels[i]
                 self.history.append((player.id, name, label))
                 if self.logging:
-                    self._log_choice(player, name, opts[i], label, choice=label, options=n)
+                    self._log_choice(player, name, opts[i], label, None, say, choice=label, options=n)
                 return opts[i]
         if lazy and (player.bot or n == 0 or self.hooks is not None):
             labels, lazy = [labels(o) for o in opts], False
         if player.bot and n:
-            return self._bot_choice(player, name, opts, labels, prefs, site)
+            return self._bot_choice(player, name, opts, labels, prefs, site, say)
         if n == 0:
             if self.logging:
                 self.say(f"{display(player)} has no legal option for {name}")
@@ -85,7 +85,7 @@ class Decisions:
         if n == 1:
             if self.logging:
                 label = labels(opts[0]) if lazy else labels[0]
-                self._log_choice(player, name, opts[0], f"{label} (only option)",
+                self._log_choice(player, name, opts[0], label, "only option", say,
                                  choice=label, forced=True)
             if self.hooks is not None:
                 self._asked(player, name, labels, labels[0])
@@ -108,13 +108,13 @@ class Decisions:
         label = labels(opts[i]) if lazy else labels[i]
         self.history.append((player.id, name, label))
         if self.logging:
-            self._log_choice(player, name, opts[i], label, choice=label, options=n)
+            self._log_choice(player, name, opts[i], label, None, say, choice=label, options=n)
         if self.hooks is not None:
             self._asked(player, name, labels, label)
         return opts[i]
 
     def choose_some(self, player, name, prompt, items, labels, low, high, test, prefer, may,
-                    site=None):
+                    site=None, say=None):
         """"Choose some of these": the chosen items (a list), or None for a pass
         or when there is nothing to choose. Selections are counts per label
         (some.py); they are listed one by one only when a `when` test or a
@@ -131,7 +131,7 @@ class Decisions:
             self.out_of_steps()
         if test is not None or player.bot:
             return self._some_listed(player, name, prompt, items, groups, offer, test, prefer,
-                                     may, site)
+                                     may, site, say)
         total = offer.total()
         if total == 0 or (total == 1 and not may):
             counts = next(iter(offer.selections()), None)
@@ -140,7 +140,7 @@ class Decisions:
             picked = chosen(items, groups, counts)
             label = offer.label(counts)
             if self.logging:
-                self._log_choice(player, name, (0, *picked), f"{label} (only option)",
+                self._log_choice(player, name, (0, *picked), label, "only option", say,
                                  choice=label, forced=True)
             if self.hooks is not None:
                 self._asked(player, name, [label], label, offer)
@@ -151,7 +151,7 @@ class Decisions:
         self.history.append((player.id, name, label))
         picked = None if counts is None else chosen(items, groups, counts)
         if self.logging:
-            self._log_choice(player, name, (0, *(picked or ())), label, choice=label,
+            self._log_choice(player, name, (0, *(picked or ())), label, None, say, choice=label,
                              options=total + (1 if may else 0))
         if self.hooks is not None:
             self._asked(player, name, SomeLabels(offer), label)
@@ -159,7 +159,8 @@ class Decisions:
                 self.decided()  # a pass: nothing more runs for it
         return picked
 
-    def _some_listed(self, player, name, prompt, items, groups, offer, test, prefer, may, site):
+    def _some_listed(self, player, name, prompt, items, groups, offer, test, prefer, may, site,
+                     say=None):
         """Every selection tested (and ranked, for a bot), then one ordinary decision."""
         opts, labels, prefs = [], [], [] if (player.bot and prefer is not None) else None
         for k, counts in enumerate(offer.selections()):
@@ -183,7 +184,7 @@ class Decisions:
                 prefs.append(None)
         self._offer = offer  # scripts may name a selection's parts in any order
         try:
-            pick = self.choose(player, name, prompt, opts, labels, prefs, site)
+            pick = self.choose(player, name, prompt, opts, labels, prefs, site, say)
         finally:
             self._offer = None
         if pick is None:
@@ -233,7 +234,7 @@ class Decisions:
                             f"round in circles here ({player.id} {name}"
                             + (f"; before: {', '.join(recent)}" if recent else "") + ")")
 
-    def _bot_choice(self, player, name, opts, labels, prefs, site):
+    def _bot_choice(self, player, name, opts, labels, prefs, site, say=None):
         """A bot takes the option its rules rank lowest (`prefer`); ties go to
         the first; options ranked none are never taken, except `pass`."""
         best, why = None, "the only option"
@@ -255,7 +256,7 @@ class Decisions:
         self._count_decision(player, name)
         label = labels[best]  # not in history: replays make the same choice again
         if self.logging:
-            self._log_choice(player, name, opts[best], f"{label} ({why})", choice=label,
+            self._log_choice(player, name, opts[best], label, why, say, choice=label,
                              bot=True)
         if self.hooks is not None:
             self._asked(player, name, labels, label)

@@ -26,7 +26,8 @@ from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .failures import rule_at, with_subject
-from .views import hidden_comps, sees, shown
+from .views import hidden_comps, scores_seen, sees, shown
+from .logwords import Words
 from .gamelog import GameLog
 from .newgame import builder
 from .yamlio import plain
@@ -95,6 +96,7 @@ class Program:
         self.phases = [(name, ns[fn]) for name, fn in compiled.phases]
         self.setup = ns[compiled.setup] if compiled.setup else None
         self.finish = ns[compiled.finish] if compiled.finish else None
+        self.summary = ns[compiled.summary] if getattr(compiled, "summary", None) else None
         self.rounds_fn = ns[compiled.rounds_fn] if compiled.rounds_fn else None
         self.rounds_kind = compiled.rounds_kind
         self.handlers = {}
@@ -121,6 +123,7 @@ class Program:
         self._layouts = {}  # side count -> _Layout
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
+        self.words = self.template.words  # the log's names (logwords)
         # fast: the live places and counts every game starts with (handlers of
         # rule files, and of components that start in a live zone), and the
         # hooks of each component by its place in the game's list
@@ -236,6 +239,11 @@ class _Template:
             bits = sides.bit_length() if type(sides) is int and sides > 0 else 0
             self.comp_fields.append({"id": cd.id, "kind": cd.kind, "index": i, "zone": None,
                                      "_seen": None, "_bits": bits, **plain})
+        self.words = Words(  # the log's names for components, zones and pieces
+            {cd.id: cd.values["name"] if isinstance(cd.values.get("name"), str)
+             else None if cd.copies else cd.id for cd in rs.components},
+            {key: zd.title for key, zd in rs.zones.items() if zd.title},
+            {k: (one, many) for k, (one, many) in rs.piece_words.items()})
         self.tracks = [(name, [str(x) for x in ids], bool(loop))
                        for name, (ids, loop) in rs.tracks.items()]
         self.links = [(str(kind), [(str(a), str(b)) for a, b in pairs])
@@ -654,6 +662,7 @@ class Game(Decisions, GameLog):
         while True:
             if r and self.logging:
                 self.score_track.append((f"round {r}", self.scores()))  # (html log)
+                self._summary(r)
             if prog.rounds_kind == "count":
                 if r >= prog.rounds_fn(self):
                     return
@@ -679,6 +688,25 @@ class Game(Decisions, GameLog):
                 self._hook("after", name)
             if skipping:
                 raise RuleError(f"no phase {start_phase!r} to start from")
+
+    def _summary(self, r):
+        """The end of a round in the log: the ruleset's `summary` lines, or
+        each player's score."""
+        start = len(self.log)
+        if self.program.summary is not None:
+            self.current = None
+            self.program.summary(self)
+        elif self.program.rs.score_var is not None:
+            scores = self.scores()
+            if scores_seen(self, None, scores):
+                self.say(f"after round {r}: " + ", ".join(
+                    f"{pid} {display(v)}" for pid, v in scores.items()))
+            else:  # a score behind a screen: each player reads its own
+                for p in self.players:
+                    if scores_seen(self, p, scores):
+                        self.say(f"after round {r}: {p.id} {display(scores[p.id])}", [p.id])
+        for entry in self.log[start:]:
+            entry["summary"] = True
 
     def _hook(self, when, phase):
         if self.hooks is not None:
@@ -1007,7 +1035,10 @@ class Game(Decisions, GameLog):
         return self.collect(event, args, self.owners(targets))
 
     # ------------------------------------------------------------ effects
-    def move(self, what, dest, top=True):
+    def move(self, what, dest, top=True, say=None):
+        """Move components to the top (or bottom) of a zone. `say` is the
+        statement's own log line (a `log` clause), or False for none: a draw
+        says its cards in one line."""
         if type(what) is Comp and type(dest) is Zone:  # one component: the common case
             items = (what,)
         elif what is None:
@@ -1036,10 +1067,10 @@ class Game(Decisions, GameLog):
             c.zone = dest
             if moved is not None:
                 moved.append((c, z))
-        if moved:
-            self._log_moves(moved, dest)
+        if moved and say is not False:
+            self._log_moves(moved, dest, top, say, items if type(what) is Zone else what)
 
-    def place(self, piece, owner, loc, n):
+    def place(self, piece, owner, loc, n, say=None):
         if owner is None:
             raise RuleError(f"place {piece}: no owner")
         a = py_name(piece)
@@ -1056,7 +1087,11 @@ class Game(Decisions, GameLog):
         setattr(owner, a, have - n)
         getattr(loc, a).counts[owner.index] += n
         if self.logging and not short:
-            self.say_at(f"{owner.id} places {n} {piece} at {{0}}", loc)
+            if say is not None:
+                self.say_event(say, n, None, None)
+            else:
+                self.say_at(f"{owner.id} places {self.program.words.pieces_of(piece, n)} "
+                            "at {0}", loc)
         return n
 
     def remove(self, piece, owner, loc, n):
@@ -1072,7 +1107,8 @@ class Game(Decisions, GameLog):
                 setattr(o, a, getattr(o, a) + k)
                 total += k
                 if self.logging:
-                    self.say_at(f"{k} {piece} of {o.id} leave {{0}}", loc)
+                    self.say_at(f"{o.id} loses {self.program.words.pieces_of(piece, k)} "
+                                "at {0}", loc)
         return total
 
     def transfer(self, piece, owner, src, dst, n):
@@ -1084,10 +1120,11 @@ class Game(Decisions, GameLog):
             a[owner.index] = have - k
             getattr(dst, attr).counts[owner.index] += k
             if self.logging:
-                self.say_at(f"{k} {piece} of {owner.id}: {{0}} -> {{1}}", src, dst)
+                self.say_at(f"{owner.id} moves {self.program.words.pieces_of(piece, k)} "
+                            "from {0} to {1}", src, dst)
         return k
 
-    def give(self, piece, n, giver, taker):
+    def give(self, piece, n, giver, taker, say=None):
         """Move pieces between two sides' supplies (all of them when n is none)."""
         a = py_name(piece)
         have = getattr(giver, a)
@@ -1096,10 +1133,14 @@ class Game(Decisions, GameLog):
             setattr(giver, a, have - k)
             setattr(taker, a, getattr(taker, a) + k)
             if self.logging:
-                self.say(f"{giver.id} gives {k} {piece} to {taker.id}")
+                if say is not None:
+                    self.say_event(say, k, None, None)
+                else:
+                    self.say(f"{giver.id} gives {self.program.words.pieces_of(piece, k)} "
+                             f"to {taker.id}")
         return k
 
-    def pay(self, amount, payer, payee):
+    def pay(self, amount, payer, payee, say=None):
         """Pass notes of money worth exactly `amount` from payer to payee. Notes are
         broken into smaller ones at the bank (exchange of equal value) when
         the payer cannot make the exact sum; the rules check that the payer
@@ -1125,15 +1166,23 @@ class Game(Decisions, GameLog):
             if have < amount:
                 raise RuleError(f"{payer.id} cannot pay {amount}: holds only {have}")
             give = self._change_for(amount, payer, payee)
-            if give is None:
-                return amount  # paid with a bigger note, change taken back
+            if give is None:  # paid with a bigger note, change taken back
+                if self.logging:
+                    self._log_pay(amount, payer, payee, say, " (a bigger note, change back)")
+                return amount
             give = [(a, k) for a, k in give.items() if k]
         for a, k in give:
             setattr(payer, a, getattr(payer, a) - k)
             setattr(payee, a, getattr(payee, a) + k)
         if self.logging:
-            self.say(f"{payer.id} pays {amount} to {payee.id}")
+            self._log_pay(amount, payer, payee, say)
         return amount
+
+    def _log_pay(self, amount, payer, payee, say, how=""):
+        if say is not None:
+            self.say_event(say, amount, None, None)
+        else:
+            self.say(f"{payer.id} pays {amount} to {payee.id}{how}")
 
     def _change_for(self, amount, payer, payee):
         """The notes payer hands over for `amount` once the bank (or someone)
@@ -1178,10 +1227,6 @@ class Game(Decisions, GameLog):
         for p, k in back.items():
             setattr(payee, p, getattr(payee, p) - k)
             setattr(payer, p, getattr(payer, p) + k)
-        if self.logging:
-            paid = sum(v * give.get(p, 0) for _, p, v in self.program.money) - \
-                sum(v * back.get(p, 0) for _, p, v in self.program.money)
-            self.say(f"{payer.id} pays {paid} to {payee.id} (a bigger note, change back)")
         return True
 
     def _exchange(self, side, note, changer):
@@ -1203,7 +1248,8 @@ class Game(Decisions, GameLog):
             setattr(side, p, getattr(side, p) + k)
         return True
 
-    def roll(self, dice):
+    def roll(self, dice, say=None):
+        subject = dice
         if type(dice) is Comp:
             dice = (dice,)
         elif type(dice) is Zone:
@@ -1225,7 +1271,7 @@ class Game(Decisions, GameLog):
                 else:
                     d.u_value = rng.randint(1, sides)
             if self.logging:
-                self._log_roll(dice)
+                self._log_roll(dice, say, subject)
             return
         for d in dice:
             d._seen = None
@@ -1241,7 +1287,7 @@ class Game(Decisions, GameLog):
                 d.u_value = 1 + rng._randbelow(sides) if type(sides) is int and sides > 0 \
                     else rng.randint(1, sides)
         if self.logging:
-            self._log_roll(dice)
+            self._log_roll(dice, say, subject)
 
     def shuffle(self, zone):
         self.rng.shuffle(zone.items)
@@ -1277,7 +1323,7 @@ class Game(Decisions, GameLog):
             if self.logging:
                 self._log_reveal(c, sides)
 
-    def draw(self, n, src, dst):
+    def draw(self, n, src, dst, say=None):
         drawn = []
         for _ in range(n):
             if not src.items:
@@ -1297,13 +1343,15 @@ class Game(Decisions, GameLog):
             else:
                 c = src.items[0]
             if c._hooks or self.logging or type(dst) is not Zone:
-                self.move(c, dst, False)
+                self.move(c, dst, False, False)
             else:  # move()'s common case, where the drawn component lies known
                 c._seen = None
                 del src.items[at]
                 dst.items.append(c)
                 c.zone = dst
             drawn.append(c)
+        if self.logging:
+            self._log_draw(drawn, src, dst, say, drawn)
         return drawn
 
     # ------------------------------------------------------------ results

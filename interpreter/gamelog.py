@@ -9,6 +9,7 @@ may see is named only to those who may, before and after it moves.
 from __future__ import annotations
 
 from .limits import MAX_LOG
+from .logwords import and_list, count_of
 from .state import Comp, RuleError, Side, display
 from .views import hidden_comps, knowers, shown, viewers
 
@@ -43,7 +44,8 @@ class GameLog:
         as 'a <kind>' (parts alternate literal text and values). With `to`
         (`log ... to SIDES`), only those sides read the line at all."""
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]  # lists of them too
-        text = "".join(p if i % 2 == 0 else display(p) for i, p in enumerate(parts))
+        say = self.program.words.text
+        text = "".join(p if i % 2 == 0 else say(p) for i, p in enumerate(parts))
         readers = None
         if to is not _ALL:
             sides = [to] if isinstance(to, Side) else to
@@ -55,7 +57,8 @@ class GameLog:
             return
         seers = set.intersection(*(set(knowers(c)) for c in hidden))
         hide = set(hidden)
-        shown_text = "".join(p if i % 2 == 0 else shown(p, hide) for i, p in enumerate(parts))
+        shown_text = "".join(p if i % 2 == 0 else shown(p, hide, say, ", ")
+                             for i, p in enumerate(parts))
         if readers is None:
             self.say(text, sorted(seers), shown_text)
             return
@@ -69,14 +72,37 @@ class GameLog:
         """A line about pieces at places (spaces or components): a component
         lying where some seat may not see it is 'a <kind>' to those seats.
         `template` has {0}, {1}... for the places' names."""
+        words = self.program.words
         hidden = [p for p in places if type(p) is Comp and viewers(p.zone) is not None]
-        text = template.format(*(p.id for p in places))
+        text = template.format(*(words.place(p) for p in places))
         if not hidden:
             self.say(text, **extra)
             return
         seers = set.intersection(*(set(knowers(c)) for c in hidden))
-        shown = template.format(*(f"a {p.kind}" if p in hidden else p.id for p in places))
+        shown = template.format(*(f"a {p.kind}" if p in hidden else words.place(p)
+                                  for p in places))
         self.say(text, sorted(seers), shown, **extra)
+
+    def say_event(self, say, subject, seers, others, **extra):
+        """An event's own line (a statement's `log` clause): `say(subject)`
+        gives its parts, text and values alternating. Those who may not see the
+        event (`seers`, None for everyone) read the engine's own words
+        `others`; a component in the line that a reader may not see reads as
+        'a <kind>', as in `log`."""
+        parts = say(subject)
+        hidden = [c for v in parts[1::2] for c in hidden_comps(v)]
+        words = self.program.words.text
+        text = "".join(p if i % 2 == 0 else words(p) for i, p in enumerate(parts))
+        if hidden:
+            know = set.intersection(*(set(knowers(c)) for c in hidden))
+            if seers is None:
+                hide = set(hidden)
+                self.say(text, sorted(know), "".join(
+                    p if i % 2 == 0 else shown(p, hide, words, ", ")
+                    for i, p in enumerate(parts)), **extra)
+                return
+            seers = seers & know
+        self.say_secret(text, seers, others, **extra)
 
     _held = ()  # `choose each`: the answers' lines, kept until all have answered
     _held_at = ()  # ... and where its answers start among the decisions being carried out
@@ -96,61 +122,106 @@ class GameLog:
         for args, extra in lines:
             self._log_choice(*args, **extra)
 
-    def _log_choice(self, player, name, opt, shown, **extra):
-        """A decision's line. When the option taken is made of components some
-        seat may not see (a card from a hand), those seats read only what the
-        table saw — the same words whether the play was forced or chosen."""
+    def _log_choice(self, player, name, opt, label, note=None, say=None, **extra):
+        """A decision's line: "green chooses move (action)", or the decision's
+        own `log` line. When the option taken is made of components some seat
+        may not see (a card from a hand), those seats read only what the table
+        saw: the same words whether the play was forced or chosen."""
         if self._held:
-            self._held[-1].append(((player, name, opt, shown), extra))
+            self._held[-1].append(((player, name, opt, label, note, say), extra))
             return
         values = opt[1:] if type(opt) is tuple else ()
         hidden = [v for v in values if type(v) is Comp and viewers(v.zone) is not None]
         who = f"{player.id} (bot)" if extra.get("bot") else player.id
-        text = f"{who} {name}: {shown}"
-        if not hidden:
-            self.say(text, decision=name, player=player.id, **extra)
-            return
-        seers = {player.id}.union(*(knowers(c) for c in hidden))
-        self.say(text, sorted(seers), f"{who} {name}: {count_of(hidden)}",
-                 decision=name, player=player.id, **extra)
+        notes = [x for x in (None if name.startswith("choice@") else name, note) if x]
+        tail = f" ({', '.join(notes)})" if notes else ""
+        text = f"{who} chooses {label}{tail}"
+        seers = None if not hidden else {player.id}.union(*(knowers(c) for c in hidden))
+        # the table reads neither the note (forced, or how a bot ranked) nor the count
+        public = "" if name.startswith("choice@") else f" ({name})"
+        others = None if not hidden else f"{who} chooses {count_of(hidden)}{public}"
+        if say is not None:
+            self.say_event(say, label, seers, others, decision=name, player=player.id, **extra)
+        else:
+            self.say_secret(text, seers, others, decision=name, player=player.id, **extra)
 
     def _log_reveal(self, comp, sides):
         """`reveal`: the component is named to those shown it (and to those
         who could see it anyway); the others read that something was shown."""
-        names = ", ".join(s.id for s in sides)
-        where = comp.zone.id if comp.zone is not None else "nowhere"
-        text = f"{names} {'sees' if len(sides) == 1 else 'see'} {comp.id} ({where})"
-        seers = knowers(comp)
-        if seers is None:
-            self.say(text)
-        else:
-            self.say(text, sorted(seers), f"{names} {'sees' if len(sides) == 1 else 'see'} "
-                     f"a {comp.kind} ({where})")
+        words = self.program.words
+        names = and_list([s.id for s in sides])
+        verb = "sees" if len(sides) == 1 else "see"
+        where = words.zone(comp.zone)
+        self.say_secret(f"{names} {verb} {words.comp(comp)} in {where}", knowers(comp),
+                        f"{names} {verb} {count_of([comp])} in {where}")
 
-    def _log_moves(self, moved, dest):
-        """One line per source zone. A component that nobody may see both before
-        and after the move shows as 'a card' to those who may not, and the
-        lines go in zone order, never in an order that depends on identity."""
+    def _log_moves(self, moved, dest, top=True, say=None, subject=None):
+        """One sentence per source zone: "Old Coin goes from market to
+        amber's tableau". Components nobody else may see, before and after,
+        read as 'a card' to those who may not; the lines go in zone order,
+        never in an order that depends on identity. A move within one zone
+        is said only for a deck (its order is what changed)."""
+        words = self.program.words
         groups = {}
         for c, src in moved:
             groups.setdefault(src, []).append(c)
         order = sorted(groups, key=lambda z: "" if z is None else z.id) \
             if len(groups) > 1 else groups
+        lines = []  # (text, seers, others) per source zone
         for src in order:
             comps = groups[src]
-            where = f"{src.id if src is not None else 'nowhere'} -> {dest.id}"
-            text = f"{', '.join(c.id for c in comps)}: {where}"
             a, b = viewers(src) if src is not None else set(), viewers(dest)
-            if a is None or b is None:  # it was or is face up: everyone knows it
-                self.say(text)
+            seers = None if a is None or b is None else a | b  # face up: everyone knows
+            if src is dest:
+                if dest.kind != "deck":
+                    continue
+                where = f"to the {'top' if top else 'bottom'} of {words.zone(dest)}"
             else:
-                self.say(text, sorted(a | b), f"{count_of(comps)}: {where}")
+                where = (f"from {words.zone(src)} " if src is not None else "") + \
+                    f"to {words.zone(dest)}"
+            what, n = words.comps(comps)
+            verb = "goes" if n == 1 else "go"
+            others = None if seers is None else \
+                f"{count_of(comps)} {'goes' if len(comps) == 1 else 'go'} {where}"
+            lines.append((f"{what} {verb} {where}", seers, others))
+        if say is None:
+            for line in lines:
+                self.say_secret(*line)
+        elif lines:  # the rule's one line, read by those who see every part of the move
+            hidden = [seers for _, seers, _ in lines if seers is not None]
+            seers = set.intersection(*hidden) if hidden else None
+            others = "; ".join(o if o is not None else t for t, _, o in lines)
+            self.say_event(say, subject, seers, others if hidden else None)
 
-    def _log_roll(self, dice):
+    def _log_draw(self, drawn, src, dst, say=None, subject=None):
+        """`draw`: one sentence for all the cards drawn, "boss3 draws Informant
+        from street life" (whose zone they go to), else "2 cards are drawn
+        from jobs deck to market"."""
+        if not drawn:
+            return
+        words = self.program.words
+        a, b = viewers(src), viewers(dst)
+        seers = None if a is None or b is None else a | b
+        what, n = words.comps(drawn)
+        hid = count_of(drawn)
+        if dst.holder is not None:
+            head, tail = f"{dst.holder.id} draws ", f" from {words.zone(src, dst.holder)}"
+            text, others = head + what + tail, head + hid + tail
+        else:
+            tail = f" from {words.zone(src)} to {words.zone(dst)}"
+            text = f"{what} {'is' if n == 1 else 'are'} drawn{tail}"
+            others = f"{hid} {'is' if n == 1 else 'are'} drawn{tail}"
+        if say is not None:
+            self.say_event(say, subject, seers, others if seers is not None else None)
+        else:
+            self.say_secret(text, seers, others)
+
+    def _log_roll(self, dice, say=None, subject=None):
         """One sentence per zone rolled, subject first: "red rolls 4 and 2"
         (whose turn it is, or whose zone), else "cup shows 4 and 2". Faces of
         dice in a zone some seat may not see reach only those who may; the
         others read how many dice were rolled."""
+        words = self.program.words
         by_zone = {}
         for d in dice:
             by_zone.setdefault(d.zone, []).append(d)
@@ -160,28 +231,12 @@ class GameLog:
             who = self.current if self.current is not None else \
                 z.holder if z is not None else None
             text = f"{who.id} rolls {faces}" if who is not None else \
-                f"{z.id if z is not None else 'the dice'} shows {faces}"
+                f"{words.zone(z) if z is not None else 'the dice'} shows {faces}"
             seers = viewers(z) if z is not None else None
             others = None if seers is None else \
                 f"{who.id + ' rolls' if who is not None else 'rolled:'} " \
-                f"{count_of(group, 'die', 'dice')} in {z.id}"
+                f"{count_of(group, 'die', 'dice')} in {words.zone(z)}"
+            if say is not None:
+                self.say_event(say, subject, seers, others)
+                return  # the rule's line says the whole roll
             self.say_secret(text, seers, others)
-
-
-def and_list(words: list) -> str:
-    """'4', '4 and 2', '4, 2 and 6'."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def count_of(comps, one=None, many=None) -> str:
-    """What the table sees of hidden components: 'a card', '3 cards', 'a card
-    and 2 tokens' (kinds in a fixed order, never the components' order)."""
-    kinds = {}
-    for c in comps:
-        kinds[c.kind] = kinds.get(c.kind, 0) + 1
-    parts = []
-    for kind in sorted(kinds):
-        n = kinds[kind]
-        name = one or kind
-        parts.append(f"a {name}" if n == 1 else f"{n} {many or name + 's'}")
-    return " and ".join(parts)

@@ -358,7 +358,7 @@ class _Build(Transformer):
         return A.Module(flat, span=self._span(meta))
 
     def game_def(self, meta, parts):
-        setup = finish = None
+        setup = finish = summary = None
         kind, expr, phases = "forever", None, []
         for p in parts:
             if p is None:
@@ -367,15 +367,20 @@ class _Build(Transformer):
                 setup = p[1]
             elif p[0] == "finish":
                 finish = p[1]
+            elif p[0] == "summary":
+                summary = p[1]
             else:
                 _, kind, expr, phases = p
-        return A.Game(setup, kind, expr, phases, finish, span=self._span(meta))
+        return A.Game(setup, kind, expr, phases, finish, summary, span=self._span(meta))
 
     def setup_part(self, meta, items):
         return ("setup", items[0])
 
     def finish_part(self, meta, items):
         return ("finish", items[0])
+
+    def summary_part(self, meta, items):
+        return ("summary", items[0])
 
     def rounds_part(self, meta, items):
         kind, expr = items[0]
@@ -489,16 +494,19 @@ class _Build(Transformer):
         return A.Log(items[0], items[1], span=self._span(meta))
 
     def move_stmt(self, meta, items):
-        what, dest, pos = items
-        return A.Move(what, dest, str(pos) if pos else "top", span=self._span(meta))
+        what, dest, pos, log = items
+        return A.Move(what, dest, str(pos) if pos else "top", log, span=self._span(meta))
+
+    def log_clause(self, meta, items):
+        return items[0]
 
     def count(self, meta, items):
         item = items[0]
         return None if isinstance(item, Token) and item.type == "ALL" else item
 
     def place_stmt(self, meta, items):
-        n, piece, owner, loc = items
-        return A.Place(n, str(piece), owner, loc, span=self._span(meta))
+        n, piece, owner, loc, log = items
+        return A.Place(n, str(piece), owner, loc, log, span=self._span(meta))
 
     def remove_stmt(self, meta, items):
         n, piece, owner, loc = items
@@ -509,25 +517,25 @@ class _Build(Transformer):
         return A.Transfer(n, str(piece), owner, src, dst, span=self._span(meta))
 
     def roll_stmt(self, meta, items):
-        return A.Roll(items[0], span=self._span(meta))
+        return A.Roll(items[0], items[1], span=self._span(meta))
 
     def shuffle_stmt(self, meta, items):
         return A.Shuffle(items[0], span=self._span(meta))
 
     def draw_stmt(self, meta, items):
-        return A.Draw(items[0], items[1], items[2], span=self._span(meta))
+        return A.Draw(*items, span=self._span(meta))
 
     def give_stmt(self, meta, items):
-        n, piece, a, b = items
-        return A.Give(n, str(piece), a, b, span=self._span(meta))
+        n, piece, a, b, log = items
+        return A.Give(n, str(piece), a, b, log, span=self._span(meta))
 
     def pay_stmt(self, meta, items):
-        return A.Pay(items[0], items[1], items[2], span=self._span(meta))
+        return A.Pay(*items, span=self._span(meta))
 
     def choose_stmt(self, meta, items):
         (each, player), head, options = items
-        name, may, prompt = head
-        return A.Choose(player, name, may, prompt, options, each, span=self._span(meta))
+        name, may, prompt, log = head
+        return A.Choose(player, name, may, prompt, options, each, log, span=self._span(meta))
 
     def chooser_one(self, meta, items):
         return None, items[0]
@@ -536,9 +544,9 @@ class _Build(Transformer):
         return str(items[0]), items[1]
 
     def choose_head(self, meta, items):
-        name, may, prompt = items
+        name, may, prompt, log = items
         return (str(name) if name else None, may is not None,
-                self._interpolated(prompt) if prompt else None)
+                self._interpolated(prompt) if prompt else None, log)
 
     def choose_menu(self, meta, items):
         return [i for i in items if i is not None]

@@ -59,6 +59,7 @@ class CompDef:
     path: str
     line: int
     col: int
+    copies: bool = False  # one of an item's `count:` copies
 
 
 @dataclass
@@ -68,6 +69,7 @@ class ZoneDef:
     type: str = "set"
     visibility: str = "public"
     live: bool = False
+    title: str | None = None  # how the log names it
 
 
 @dataclass
@@ -86,6 +88,7 @@ class Ruleset:
     side_vars: dict = field(default_factory=dict)
     var_visibility: dict = field(default_factory=dict)  # (scope, name) -> owner / hidden
     pieces: dict = field(default_factory=dict)  # name -> supply
+    piece_words: dict = field(default_factory=dict)  # name -> (one, many) in the log
     zones: dict = field(default_factory=dict)  # (scope, name) -> ZoneDef
     kinds: dict = field(default_factory=dict)  # kind -> KindDef
     components: list = field(default_factory=list)  # CompDef in file order
@@ -307,7 +310,7 @@ class _Loader:
                 if self.define(("zone", scope, name), f, zones, name):
                     rs.zones[(scope, name)] = ZoneDef(name, scope, z.get("type", "set"),
                                                       z.get("visibility", "public"),
-                                                      z.get("live", False))
+                                                      z.get("live", False), z.get("title"))
 
     def apply_option_changes(self):
         rs = self.rs
@@ -375,7 +378,8 @@ class _Loader:
         for scope, zones in (doc.get("zones") or {}).items():
             for name, z in zones.items():
                 rs.zones[(scope, name)] = ZoneDef(name, scope, z.get("type", "set"),
-                                                  z.get("visibility", "public"), z.get("live", False))
+                                                  z.get("visibility", "public"), z.get("live", False),
+                                                  z.get("title"))
                 self.define(("zone", scope, name), f, zones, name)
         money = doc.get("money")
         if money:
@@ -405,6 +409,8 @@ class _Loader:
     def piece(self, f, node, name, p):
         """A piece kind: one supply for every side, or per side with 'others'."""
         supply = p["supply"]
+        if "name" in p or "plural" in p:
+            self.rs.piece_words[name] = (p.get("name", name), p.get("plural"))
         if isinstance(supply, dict):
             self.rs.pieces[name] = supply.get("others", 0)
             self.rs.piece_supply[name] = {k: v for k, v in supply.items() if k != "others"}
@@ -510,7 +516,8 @@ class _Loader:
                     continue
                 self.define(("comp", cid), f, item, "id")
                 line, col = position(item, "id")
-                rs.components.append(CompDef(cid, kname, values, rules, str(f), line, col))
+                rs.components.append(CompDef(cid, kname, values, rules, str(f), line, col,
+                                             count is not None))
 
     def product_items(self, f, doc) -> list:
         """The items of `product` (every combination of its lists, the first

@@ -50,18 +50,18 @@ def hidden_comps(value, depth=0) -> list:
     return []
 
 
-def shown(value, hide) -> str:
-    """display(value), with each component in `hide` (inside lists too) as
-    'a <kind>'."""
+def shown(value, hide, show=display, sep=",") -> str:
+    """show(value) (display, or the log's words), with each component in
+    `hide` (inside lists too) as 'a <kind>'."""
     if not hide:
-        return display(value)
+        return show(value)
 
     def text(v, depth=0):
         if type(v) is Comp and v in hide:
             return f"a {v.kind}"
         if isinstance(v, list) and depth < 8:
-            return ",".join(text(x, depth + 1) for x in v)
-        return display(v)
+            return sep.join(text(x, depth + 1) for x in v)
+        return show(v)
     out = text(value)
     return out if len(out) <= MAX_TEXT else out[:MAX_TEXT] + "..."
 
@@ -170,3 +170,16 @@ def log_for(game, side) -> list[dict]:
     """The log as `side` (None: an onlooker) may read it."""
     sid = side.id if side is not None else None
     return [e for e in (entry_for(x, sid) for x in game.log) if e is not None]
+
+
+def scores_seen(game, side, scores: dict) -> dict:
+    """The scores `side` may see during play (None: an onlooker): all of them,
+    its own when the score variable is `visibility: owner`, none when
+    `hidden`. (The result at the end shows every score.)"""
+    rs = game.program.rs
+    vis = rs.var_visibility.get(("side", rs.score_var)) if rs.score_var else None
+    if vis is None:
+        return scores
+    if vis == "owner" and side is not None:
+        return {k: v for k, v in scores.items() if k == side.id}
+    return {}

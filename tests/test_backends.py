@@ -183,7 +183,7 @@ def test_arithmetic_in_place_fails_as_the_helpers_do(tmp_path):
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
     with pytest.raises(Exception, match="past the limit"):
         game.run()
-    assert any(e.get("text") == "red: 1 7 1 die-1" for e in game.log), game.log[:5]
+    assert any(e.get("text") == "red: 1 7 1 a die" for e in game.log), game.log[:5]
 
 
 def test_a_number_that_may_be_none_keeps_showing_none(tmp_path):
@@ -346,9 +346,9 @@ def test_sides_spaces_and_components_still_sort_by_index(tmp_path):
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
     game.run()
     texts = [e.get("text") for e in game.log]
-    assert "sort red,blue max blue min start sorted start,s1,s2,s4,s5,s7,s3,s6" in texts
-    assert "max_by s7 min_by red most s6,s3" in texts
-    assert "fewest red ranked 2 sort_by start,s1,s2,s3,s4,s5,s6,s7" in texts
+    assert "sort red and blue max blue min start sorted start, s1, s2, s4, s5, s7, s3 and s6" in texts
+    assert "max_by s7 min_by red most s6 and s3" in texts
+    assert "fewest red ranked 2 sort_by start, s1, s2, s3, s4, s5, s6 and s7" in texts
 
 
 _LOOPS = '''
@@ -391,8 +391,8 @@ def test_comprehensions_written_as_loops_play_the_same(tmp_path):
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
     game.run()
     texts = [e.get("text") for e in game.log]
-    assert "red: 7 0,2,4 20 3 true 2 8" in texts, texts[:20]
-    first_round = texts[:texts.index("red: 7 0,2,4 20 3 true 2 8")]
+    assert "red: 7 0, 2 and 4 20 3 true 2 8" in texts, texts[:20]
+    first_round = texts[:texts.index("red: 7 0, 2 and 4 20 3 true 2 8")]
     # count's x is the phase's 7, not the list's last x: 2 of 0..4 pass;
     # 6 for the filter, 3 for every, and first_even stops at 8 (3 looked at)
     assert sum(1 for t in first_round if t and t.startswith("red checks")) == 12

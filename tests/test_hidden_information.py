@@ -178,12 +178,14 @@ def test_no_line_of_the_hands_game_names_a_hidden_card(hands):
 def test_a_card_passed_face_down_is_a_card_to_the_table(hands):
     game = play(hands, 3)
     north = [e["text"] for e in log_for(game, game.n_north)]
-    passes = [t for t in public(game) if t.startswith("north pass:")]
-    assert passes == ["north pass: a card"] * 2
-    mine = [t for t in north if t.startswith("north pass:")]
-    assert len(mine) == 2 and all(t.split(": ")[1] in {c.id for c in game.comps} for t in mine)
+    passes = [t for t in public(game) if t.startswith("north chooses") and t.endswith("(pass)")]
+    assert passes == ["north chooses a card (pass)"] * 2
+    mine = [t for t in north if t.startswith("north chooses") and t.endswith("(pass)")]
+    assert len(mine) == 2 and all(t[len("north chooses "):-len(" (pass)")] in
+                                  {c.id for c in game.comps} for t in mine)
     # the owner's line knows how many options there were; the table's does not
-    entry = next(e for e in game.log if e["text"].startswith("north pass:"))
+    entry = next(e for e in game.log if e["text"].startswith("north chooses") and
+                 e["text"].endswith("(pass)"))
     assert entry["see"] == ["north"] and entry["options"] == 3
     assert set(entry_for(entry, "south")) == {"round", "phase", "player", "decision", "text",
                                               "see"}
@@ -195,18 +197,18 @@ def test_a_forced_play_reads_like_a_chosen_one(hands):
     forced = [e for e in game.log if e.get("forced")]
     assert forced and all(e["see"] == [e["player"]] for e in forced)
     for e in forced:
-        assert "(only option)" in e["text"]
+        assert e["text"].endswith(" (show, only option)")
         shown = entry_for(e, "south" if e["player"] == "north" else "north")["text"]
-        assert shown == f"{e['player']} show: a card"
-    shows = [t for t in public(game) if " show: " in t]
-    assert len(set(shows)) == 2 and all(t.endswith(": a card") for t in shows)
+        assert shown == f"{e['player']} chooses a card (show)"
+    shows = [t for t in public(game) if t.endswith(" (show)")]
+    assert len(set(shows)) == 2 and all(t.endswith("chooses a card (show)") for t in shows)
 
 
 def test_several_hidden_cards_moved_at_once_are_one_counted_line(hands):
     game = play(hands, 7)
-    lines = [t for t in public(game) if t.endswith(".hand -> pile")]
-    assert lines == ["a card: north.hand -> pile", "a card: south.hand -> pile"] * 2 or \
-        all(re.fullmatch(r"(a card|\d cards): (north|south)\.hand -> pile", t) for t in lines)
+    lines = [t for t in public(game) if re.search(r"'s hand to pile", t)]
+    assert lines and all(re.fullmatch(r"(a card goes|\d cards go) from (north|south)'s hand to "
+                                      r"pile", t) for t in lines), lines
     sorted_move = [e for e in game.log if e["text"].count(",") and e["text"].endswith("pile")]
     for e in sorted_move:  # the owner reads the ids, in the order the rules moved them
         assert e["see"] in (["north"], ["south"])
@@ -220,7 +222,7 @@ def test_owner_only_dice_show_their_faces_to_the_owner_alone(hands):
         assert e["see"] in (["north"], ["south"])
         owner = e["see"][0]
         assert re.fullmatch(rf"{owner} rolls [1-6] and [1-6]", e["text"]), e["text"]
-        assert e["others"] == f"{owner} rolls 2 dice in {owner}.dice"
+        assert e["others"] == f"{owner} rolls 2 dice in {owner}'s dice"
     assert not [t for t in public(game) if re.search(r"rolls [1-6] and", t)]
 
 
@@ -295,9 +297,9 @@ def test_play_view_prints_only_what_a_seat_may_read(hands, tmp_path):
     assert north_only
     for text in north_only:
         assert text not in r.output
-    assert "north pass: a card" in r.output
+    assert "north chooses a card (pass)" in r.output
     r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--view", "public"])
-    assert r.exit_code == 0 and "north pass: a card" in r.output
+    assert r.exit_code == 0 and "north chooses a card (pass)" in r.output
     assert not any(t in r.output for t in north_only)
     r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--view", "west"])
     assert r.exit_code == 2 and "west" in r.output

@@ -30,7 +30,7 @@ def test_a_person_answers_by_number_or_label_and_is_asked_again_on_bad_input():
     assert "no option 9: 1 to 2" in out  # a number out of range
     assert "m starts 2 options" in out and "move:  starts 2 options" not in out
     assert "you red: at " in out and "blue: at " in out  # the view
-    assert "since your last decision:" in out and "blue move: move:" in out
+    assert "since your last decision:" in out and "blue chooses move:" in out
     assert "(winner)" in out  # the game played to its end
     assert "== round 1: race ==" not in out.split("(winner)")[-1]  # no designer's log after
 

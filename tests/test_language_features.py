@@ -99,7 +99,7 @@ def test_a_selection_is_one_decision_labelled_by_counts(tmp_path):
     assert script == []
     assert game.history == [("red", "cargo", "boss + runner x2"), ("blue", "cargo", "moonshine")]
     assert game.n_red.u_laps == 3 and game.n_blue.u_laps == 1
-    assert "red sends boss,runner,runner" in lines(game)
+    assert "red sends boss, runner and runner" in lines(game)
 
 
 @pytest.mark.parametrize("label,why", [("runner x4", "only 3"), ("boss + runner x3", "4 item(s) chosen; this decision takes 1 to 3"),
@@ -190,7 +190,7 @@ def test_may_adds_a_pass_and_a_single_selection_is_forced(tmp_path):
     game = Game(prog, agents=[agent, agent], logging=True).run()
     assert game.n_red.u_laps == 0 and game.n_blue.u_laps == 2
     assert game.history == [("red", "maybe", "pass")]
-    assert "blue all: a + b (only option)" in lines(game)
+    assert "blue chooses a + b (all, only option)" in lines(game)
 
 
 def test_a_bot_ranks_each_selection(tmp_path):
@@ -210,7 +210,7 @@ def test_a_bot_ranks_each_selection(tmp_path):
     assert prog is not None, [d.short() for d in diags]
     game = Game(prog, agents=[None, FirstAgent()], logging=True).run()
     assert game.n_red.u_laps == 5 and game.history == []
-    assert any("red (bot) pick: n3 + n2 (rank -5" in t for t in lines(game))
+    assert any("red (bot) chooses n3 + n2 (pick, rank -5" in t for t in lines(game))
 
 
 def test_a_saved_selection_replays(tmp_path):
@@ -316,8 +316,8 @@ def test_reveal_shows_a_hidden_card_to_one_side_until_it_moves(tmp_path):
     top = game.comps_by_id["gold"]
     red, blue = game.n_red, game.n_blue
     assert [e["text"] for e in log_for(game, red)][:2] == ["== round 1: race ==",
-                                                            "red sees gold (deck)"]
-    assert "red sees a card (deck)" in [e["text"] for e in log_for(game, blue)]
+                                                            "red sees gold in deck"]
+    assert "red sees a card in deck" in [e["text"] for e in log_for(game, blue)]
     assert "red knows a card" in [e["text"] for e in log_for(game, None)]
     assert "gold" not in json.dumps(views["wait"])  # blue's view: a count
     assert "known" not in views["later"]["zones"]["deck"]  # shuffled: red knows no more
@@ -438,8 +438,9 @@ def test_sorted_and_ranked_by_several_keys(tmp_path):
     """
     game = Game(compiled(ruleset(tmp_path, rules)), agents=[FirstAgent(), FirstAgent()],
                 logging=True).run()
-    assert lines(game)[1:6] == ["0,5,0,5,1,2,1,1", "1,1,1,2,0,5,0,5", "3 1 1,1",
-                                "1,2,3 8 s3", "s3"]
+    assert lines(game)[1:6] == ["[0, 5], [0, 5], [1, 2] and [1, 1]",
+                                "[1, 1], [1, 2], [0, 5] and [0, 5]", "3 1 1 and 1",
+                                "1, 2 and 3 8 s3", "s3"]
 
 
 def test_by_is_checked(tmp_path):
@@ -660,8 +661,8 @@ def test_choose_each_takes_every_answer_before_any_counts(tmp_path):
     assert blue_view["sides"]["red"]["variables"]["laps"] == 0
     assert not any("go 3" in e["text"] for e in blue_view.get("log", []))
     log = lines(game)
-    assert log.index("blue bid: go 3") < log.index("red goes 3")
-    assert log.index("red bid: go 3") < log.index("blue bid: go 3")
+    assert log.index("blue chooses go 3 (bid)") < log.index("red goes 3")
+    assert log.index("red chooses go 3 (bid)") < log.index("blue chooses go 3 (bid)")
 
 
 def test_choose_each_answers_are_no_loop_to_break(tmp_path):
@@ -734,6 +735,6 @@ def test_hidden_cards_inside_a_list_stay_hidden_in_logs_and_prompts(tmp_path):
         assert prog is not None, [d.short() for d in diags]
         game = Game(prog, agents=[Reader(), Reader()], logging=True).run()
         blue = [e["text"] for e in log_for(game, game.n_blue)]
-        assert "deck holds a card,a card and a card,a card" in blue, blue
+        assert "deck holds a card, a card and a card, a card" in blue, blue
         assert not any("gold" in t or "tin" in t for t in blue)
         assert prompts == {"first": "top: a card,a card", "second": "top: gold,a card"}, backend

@@ -240,7 +240,7 @@ def test_a_bots_log_line_gives_the_rank_that_won():
     program, _ = load_program(ROOT / "rules" / "smile_and_gun", variant="solo")
     game = Game(program, seed=1, agents=[RandomAgent(1), None], logging=True).run()
     bot = [e["text"] for e in game.log if e.get("bot")]
-    assert bot and any("(rank " in t and " by the rule at solo.rules:" in t for t in bot)
+    assert bot and any(", rank " in t and " by the rule at solo.rules:" in t for t in bot)
 
 
 def test_logged_finds_a_line_or_shows_the_closest(tmp_path):
