@@ -210,6 +210,8 @@ class Decisions:
             seen = log_for(self, player)
             view["log"] = seen[-50:]
             view["log_size"] = len(seen)  # how many lines it has read in all (50 shown)
+            if getattr(agent, "wants_summary", False):
+                view["summary"] = self.summary_for(player)
         return agent, view
 
     def _asked(self, player, name, labels, label, offer=None):

@@ -708,6 +708,23 @@ class Game(Decisions, GameLog):
         for entry in self.log[start:]:
             entry["summary"] = True
 
+    def summary_for(self, side) -> list | None:
+        """The ruleset's `summary` as `side` may read it now (the board summary
+        of a person's view), or None without one. It is a summary's lines
+        made aside: the log, the step budget and the game stay as they were."""
+        if self.program.summary is None:
+            return None
+        log, fuel, logging, current = self.log, self.fuel, self.logging, self.current
+        self.log, self.logging = [], True
+        try:
+            self.program.summary(self)
+            made = self.log
+        finally:
+            self.log, self.fuel, self.logging, self.current = log, fuel, logging, current
+        from .views import entry_for
+        sid = side.id if side is not None else None
+        return [e["text"] for e in (entry_for(x, sid) for x in made) if e is not None]
+
     def _hook(self, when, phase):
         if self.hooks is not None:
             self.hooks(self, when, phase)

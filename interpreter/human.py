@@ -64,6 +64,7 @@ class Table:
 class HumanAgent:
     name = "human"
     wants_view = True
+    wants_summary = True  # the ruleset's `summary`, in place of the whole board
 
     def __init__(self, table: Table, seat: int):
         self.table = table
@@ -128,7 +129,11 @@ class HumanAgent:
             for e in fresh:
                 self.out("  " + escape(e.get("text", "")))
         self.seen = size
-        self._view(view, d.player)
+        if view.get("summary"):  # what the ruleset says matters; `view` shows it all
+            for line in view["summary"]:
+                self.out("  " + escape(line))
+        else:
+            self._view(view, d.player)
         where = ", ".join(x for x in (f"round {view['round']}" if view.get("round") else "",
                                       view.get("phase") or "") if x)
         self.out(f"[bold {self.colour}]{escape(d.player)}[/bold {self.colour}]"

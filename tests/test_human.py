@@ -89,7 +89,7 @@ def test_a_person_sees_only_what_their_seat_may(tmp_path):
     reaches its screen, and its view shows other hands as counts."""
     log = tmp_path / "log.jsonl"
     r = play(CHICAGO, "--option", "bosses=2", "--agents", "human,random,random",
-             "--log", str(log), input="1\n" * 3000)
+             "--log", str(log), input="view\n" + "1\n" * 3000)  # view: the whole table
     assert r.exit_code == 0, r.output
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     secret = {e["text"] for e in entries if e.get("see", "all") != "all" and
@@ -108,3 +108,18 @@ def test_human_seats_are_for_play_only():
     assert r.exit_code == 2 and "a human seat plays only in `rulebook play`" in r.output
     r = play(RACE, "--agents", "human,random", "--json", input="1\n")
     assert r.exit_code == 2 and "human seat needs the screen" in r.output
+
+
+def test_a_person_sees_the_rulesets_summary_not_the_whole_board():
+    """Chicago declares a `summary` (cash, people, businesses, Marks): a person
+    reads it before each decision, made aside, so the log and the game are
+    those of the same game played without a person."""
+    r = play(CHICAGO, "--option", "bosses=2", "--seed", "1", "--agents", "human,random,random",
+             "--log", "/dev/null", input="2\n" * 60)
+    assert r.exit_code == 0, r.output
+    first = r.output.split("boss1 (round 1, round)")[0]
+    assert "  boss1: $12000; people 50, businesses 0, Empire Marks 0" in first
+    assert "board: " not in first  # the full board only on `view`
+    alone = play(CHICAGO, "--option", "bosses=2", "--seed", "1", "--agents",
+                 "first,random,random", "--quiet")
+    assert alone.exit_code == 0
