@@ -293,6 +293,13 @@ def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, 
                        error=failure[0].short() if failure else None)
         if log_file:
             _write_log(log_file, game)
+    if game is not None:  # a log text that failed is a note in the log: say where, once
+        seen = set()
+        for d in game.log_failures:
+            if (d.path, d.line) not in seen:
+                seen.add((d.path, d.line))
+                click.echo(f"{d.path}:{d.line}:{d.col}: LOG-TEXT warning: a log text failed "
+                           f"({d.message}); the game went on", err=True)
     if failure:
         if game is not None and game.log and not quiet and not as_json:
             click.echo("the last lines of the log:", err=True)

@@ -1442,13 +1442,12 @@ class Compiler:
             self.public_text(s.value, scope, "this log line is read by everyone")
         if isinstance(s.value, A.Str) and any(not isinstance(p, str) for p in s.value.parts):
             items = self.text_parts(s.value, scope)
-            self.emit(ind, f"if G.logging: G.log_parts(({', '.join(items)},){to})", s.span)
+            self.emit(ind, f"if G.logging: G.log_text(lambda: ({', '.join(items)},){to})",
+                      s.span)
             return
         code, _ = self.expr(s.value, scope)
-        if to:
-            self.emit(ind, f"if G.logging: G.log_parts((show(G, {code}),){to})", s.span)
-        else:
-            self.emit(ind, f"if G.logging: G.say(show(G, {code}))", s.span)
+        # (made by Game.text_of: a log text spends no steps and never fails a game)
+        self.emit(ind, f"if G.logging: G.log_text(lambda: (show(G, {code}),){to})", s.span)
 
     def text_parts(self, value, scope) -> list:
         """A text's parts as code, literal text and values alternating: the

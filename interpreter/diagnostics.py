@@ -36,6 +36,7 @@ CODES = {
     "CHOICE-ILLEGAL": "a scripted choice is not among the legal options",
     "SCRIPT-LEFT": "a scenario script has choices left when the game ended",
     "RIG-LEFT": "a scenario's rigged rolls or draws were not all used",
+    "LOG-TEXT": "a log text failed while the game was logged (a warning: the game went on)",
     "EXPECT-FAIL": "a scenario expectation does not hold",
     "OPTION": "a game option or variant is unknown or has a value it does not allow",
     "SAVE-INVALID": "a saved game file is not one rulebook wrote (bad JSON or fields)",

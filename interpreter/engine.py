@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import gc
 import random
-import re
 import sys
 import time
 from bisect import bisect_right, insort
@@ -25,7 +24,7 @@ from .diskcache import cached, compiled_code
 from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
-from .failures import rule_at, with_subject
+from .failures import friendly as _friendly, rule_at, with_subject
 from .views import hidden_comps, scores_seen, sees, shown
 from .logwords import Words
 from .gamelog import GameLog
@@ -695,7 +694,10 @@ class Game(Decisions, GameLog):
         start = len(self.log)
         if self.program.summary is not None:
             self.current = None
-            self.program.summary(self)
+            # made as a log text is (text_of): no steps spent, a failure a note
+            failed = self.text_of(self.program.summary, self)
+            if failed is not None:
+                self.log_parts(failed)
         elif self.program.rs.score_var is not None:
             scores = self.scores()
             if scores_seen(self, None, scores):
@@ -717,7 +719,9 @@ class Game(Decisions, GameLog):
         log, fuel, logging, current = self.log, self.fuel, self.logging, self.current
         self.log, self.logging = [], True
         try:
-            self.program.summary(self)
+            failed = self.text_of(self.program.summary, self)
+            if failed is not None:
+                self.log_parts(failed)
             made = self.log
         finally:
             self.log, self.fuel, self.logging, self.current = log, fuel, logging, current
@@ -1396,30 +1400,3 @@ def _coerce(value, choices):
             if str(c).lower() == value.lower():
                 return c
     return value
-
-
-_PY_TYPES = {"NoneType": "none", "int": "a number", "str": "text", "bool": "true/false",
-             "list": "a list", "FrozenList": "a list", "Table": "a table", "dict": "a table",
-             "Side": "a side", "Space": "a space", "Comp": "a component", "Zone": "a zone",
-             "PieceRow": "a piece count", "function": "a function"}
-
-
-def _friendly(e: Exception) -> str:
-    """A Python exception from generated code, in the language's words."""
-    msg = str(e)
-    if isinstance(e, ZeroDivisionError):
-        return "division by zero"
-    m = re.match(r"'(\w+)' object has no attribute '(?:u_)?(\w+)'", msg)
-    if isinstance(e, AttributeError) and m:
-        if m.group(1) == "NoneType":
-            return f"used .{m.group(2)} of none (a value that is missing)"
-        return f"{_PY_TYPES.get(m.group(1), 'this value')} has no attribute {m.group(2)!r}"
-    if isinstance(e, TypeError) and "NoneType" in msg:
-        return "used none (a missing value) where a value is needed"
-    if isinstance(e, KeyError):
-        return f"no entry {msg} in the table"
-    if isinstance(e, IndexError):
-        return "an index past the end of a list"
-    for py, ours in _PY_TYPES.items():
-        msg = msg.replace(f"'{py}'", ours)
-    return msg

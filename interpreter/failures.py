@@ -54,3 +54,30 @@ def _distinct(xs):
         if x not in out:
             out.append(x)
     return out
+
+
+_PY_TYPES = {"NoneType": "none", "int": "a number", "str": "text", "bool": "true/false",
+             "list": "a list", "FrozenList": "a list", "Table": "a table", "dict": "a table",
+             "Side": "a side", "Space": "a space", "Comp": "a component", "Zone": "a zone",
+             "PieceRow": "a piece count", "function": "a function"}
+
+
+def friendly(e: Exception) -> str:
+    """A Python exception from generated code, in the language's words."""
+    msg = str(e)
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    m = re.match(r"'(\w+)' object has no attribute '(?:u_)?(\w+)'", msg)
+    if isinstance(e, AttributeError) and m:
+        if m.group(1) == "NoneType":
+            return f"used .{m.group(2)} of none (a value that is missing)"
+        return f"{_PY_TYPES.get(m.group(1), 'this value')} has no attribute {m.group(2)!r}"
+    if isinstance(e, TypeError) and "NoneType" in msg:
+        return "used none (a missing value) where a value is needed"
+    if isinstance(e, KeyError):
+        return f"no entry {msg} in the table"
+    if isinstance(e, IndexError):
+        return "an index past the end of a list"
+    for py, ours in _PY_TYPES.items():
+        msg = msg.replace(f"'{py}'", ours)
+    return msg

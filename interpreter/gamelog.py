@@ -8,6 +8,7 @@ may see is named only to those who may, before and after it moves.
 """
 from __future__ import annotations
 
+from .failures import friendly as _friendly
 from .limits import MAX_LOG
 from .logwords import and_list, count_of
 from .state import Comp, RuleError, Side, display
@@ -38,6 +39,29 @@ class GameLog:
             self.say(text, **extra)
         else:
             self.say(text, sorted(seers), others, **extra)
+
+    log_failures = ()  # diagnostics of log texts that failed (Game.text_of)
+
+    def log_text(self, make, to=_ALL):
+        """`log`: the line's parts made by `make`, written as log_parts writes
+        them (text_of: a text that fails is a note, never a failed game)."""
+        self.log_parts(self.text_of(make), to)
+
+    def text_of(self, make, *args):
+        """The parts a log text makes. A log text is made only when a log is
+        kept, so making one may neither spend steps nor end the game: the
+        same game played quietly (simulate) never made it. One that fails
+        reads as a located note, and the game goes on."""
+        fuel = self.fuel
+        try:
+            return make(*args)
+        except Exception as e:  # whatever the text did, the designer gets a location
+            d = self._runtime_error(str(e) if isinstance(e, RuleError) else
+                                    _friendly(e)).diagnostics[0]
+            self.log_failures = (*self.log_failures, d)
+            return (f"(a log text failed at {d.path}:{d.line}: {d.message})",)
+        finally:
+            self.fuel = fuel
 
     def log_parts(self, parts, to=_ALL):
         """`log "...{x}..."`: a component some seat may not see is shown to it
@@ -89,7 +113,7 @@ class GameLog:
         event (`seers`, None for everyone) read the engine's own words
         `others`; a component in the line that a reader may not see reads as
         'a <kind>', as in `log`."""
-        parts = say(subject)
+        parts = self.text_of(say, subject)
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]
         words = self.program.words.text
         text = "".join(p if i % 2 == 0 else words(p) for i, p in enumerate(parts))

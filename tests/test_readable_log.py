@@ -187,3 +187,38 @@ def test_a_score_behind_a_screen_stays_behind_it_in_summaries_and_charts():
     assert run("--format", "html", "--view", "p1").count("<polyline") == 1
     assert run("--format", "html", "--view", "public").count("<polyline") == 0
     assert run("--format", "html").count("<polyline") == 4  # the designer's page
+
+
+LOG_TEXTS = """
+game { rounds 1 { race } }
+phase race {
+  let xs = range(0, 3000)
+  log "sum {sum(xs, x => x * 2)}"
+  log "broken {red.at.nothing}"
+  roll cup log "thrown {cup.items[5].value}"
+  red.laps = 1
+}
+"""
+
+
+def test_a_log_text_spends_no_steps_and_a_broken_one_is_a_note(tmp_path):
+    """Log texts are made only when a log is kept: making one spends no steps
+    and cannot fail the game, so a game logged and the same game played
+    quietly (simulate) end alike; a broken text is a located note."""
+    folder = ruleset(tmp_path, LOG_TEXTS)
+    prog, _ = load_program(folder)
+    logged = Game(prog, agents=[FirstAgent(), FirstAgent()], logging=True).run()
+    quiet = Game(prog, agents=[FirstAgent(), FirstAgent()]).run()
+    assert logged.n_red.u_laps == quiet.n_red.u_laps == 1
+    assert logged.fuel == quiet.fuel
+    lines = texts(logged)
+    assert lines[1] == "sum 8997000"
+    assert lines[2].startswith("(a log text failed at ") and "race.rules:6" in lines[2]
+    assert lines[3].startswith("(a log text failed at ") and "race.rules:7" in lines[3]
+    assert [d.line for d in logged.log_failures] == [6, 7]
+
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+    r = CliRunner().invoke(main, ["play", str(folder), "--seed", "1"])  # (stderr apart)
+    assert r.exit_code == 0 and "race.rules:6:3: LOG-TEXT warning" in r.stderr, r.stderr
