@@ -1825,7 +1825,7 @@ class Compiler:
     def rank_type(self, node, t):
         """A `prefer` rank: a number, or a list of numbers compared item by
         item (the first decides, the next breaks a tie...)."""
-        if t != "list:int":
+        if t not in ("list:int", "list:any"):  # (a list's numbers are checked as it ranks)
             self.expect(node, t, "int", "a 'prefer' rank (a number or a list of numbers)")
 
     def prompt(self, s, who, scope) -> str:

@@ -246,7 +246,7 @@ class Decisions:
                 if key is not None and (best is None or key < keys[best]):
                     best = i
             if best is not None:
-                why = f"rank {display(prefs[best])} by the rule at {site}"
+                why = f"rank {_rank_text(prefs[best])} by the rule at {site}"
         if best is None:
             if "pass" in labels:
                 best, why = labels.index("pass"), "no rule ranks an option"
@@ -341,6 +341,11 @@ class _WindowRun:
             if used:
                 return True
         return False
+
+
+def _rank_text(r) -> str:
+    """A rank as the log shows it: 6, or [0, 6]."""
+    return display(r) if type(r) is int else "[" + ", ".join(display(x) for x in r) + "]"
 
 
 def _rank(r) -> tuple:

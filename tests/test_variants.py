@@ -132,7 +132,7 @@ def test_bot_without_a_rank_is_a_runtime_error(copy):
     # drop the Crew's ranks on its movement die: the bot cannot decide
     f = copy / "variants" / "solo" / "solo.rules"
     text = f.read_text()
-    start = text.index("        prefer gap(")
+    start = text.index("        prefer [gap(")
     end = text.index("{", start)
     f.write_text(text[:start] + "       " + text[end:])
     program, diags = load_program(copy, variant="solo")
