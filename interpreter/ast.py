@@ -237,6 +237,7 @@ class Transfer(Node):
     owner: Node
     src: Node
     dst: Node
+    log: Node | None = None
 
 
 @dataclass(eq=False, repr=False)

@@ -1599,16 +1599,18 @@ class Compiler:
         typed = typed and self.known
         a = self.location(s.src, scope, "where pieces come from")
         b = self.location(s.dst, scope, "where pieces go", s.piece)
+        say = self.log_clause(s.log, scope, "int")
+        say = f", {say}" if say else ""
         if self.fast and typed:
             # in place as Game.transfer counts them; a log takes its way
             ov, av, bv, nv = self.fresh("o"), self.fresh("a"), self.fresh("b"), self.fresh("n")
             into = f"{bv}.{py_name(s.piece)}.counts[{ov}.index] += "
             for line in [f"{ov} = {o}", f"{av} = {a}", f"{bv} = {b}", f"{nv} = {n}",
-                         *self.taken(f"G.transfer({s.piece!r}, {ov}, {av}, {bv}, {nv})",
+                         *self.taken(f"G.transfer({s.piece!r}, {ov}, {av}, {bv}, {nv}{say})",
                                      s.piece, ov, av, nv, into)]:
                 self.emit(ind, line, s.span)
             return
-        self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n})", s.span)
+        self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n}{say})", s.span)
 
     def s_Move(self, s, scope, ind):
         wc, wt = self.expr(s.what, scope)

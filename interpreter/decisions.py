@@ -299,9 +299,7 @@ class Decisions:
             labels.append("pass")
             pick = self.choose(p, name, None, opts, labels)
             if pick is not None:
-                owner, body = pick
-                if self.logging:
-                    self.say(f"{p.id} uses {labels[opts.index(pick)]}")
+                owner, body = pick  # (the decision's line says which was used)
                 body(self, owner, p, *args)
                 used = True
             if self.hooks is not None:

@@ -1132,7 +1132,7 @@ class Game(Decisions, GameLog):
                                 "at {0}", loc)
         return total
 
-    def transfer(self, piece, owner, src, dst, n):
+    def transfer(self, piece, owner, src, dst, n, say=None):
         attr = py_name(piece)
         a = getattr(src, attr).counts
         have = a[owner.index]
@@ -1140,7 +1140,9 @@ class Game(Decisions, GameLog):
         if k > 0:
             a[owner.index] = have - k
             getattr(dst, attr).counts[owner.index] += k
-            if self.logging:
+            if self.logging and say is not None:
+                self.say_event(say, k, None, None)
+            elif self.logging:
                 self.say_at(f"{owner.id} moves {self.program.words.pieces_of(piece, k)} "
                             "from {0} to {1}", src, dst)
         return k

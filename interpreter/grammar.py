@@ -513,8 +513,8 @@ class _Build(Transformer):
         return A.Remove(n, str(piece), owner, loc, span=self._span(meta))
 
     def transfer_stmt(self, meta, items):
-        n, piece, owner, src, dst = items
-        return A.Transfer(n, str(piece), owner, src, dst, span=self._span(meta))
+        n, piece, owner, src, dst, log = items
+        return A.Transfer(n, str(piece), owner, src, dst, log, span=self._span(meta))
 
     def roll_stmt(self, meta, items):
         return A.Roll(items[0], items[1], span=self._span(meta))

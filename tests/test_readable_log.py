@@ -96,6 +96,8 @@ phase race {
   roll cup log "red throws {sum(cup, d => d.value)}"
   place 1 flag of red at space("s1") log n => "red plants {n} flag"
   place 3 flag of red at space("s2")
+  transfer 1 flag of red from space("s2") to space("s3") log ""
+  transfer 1 flag of red from space("s2") to space("s3") log n => "red shifts {n} to s3"
   choose red as pick "which?" log l => "red goes for {l}" {
     option "left" { }
     option "right" { }
@@ -113,7 +115,7 @@ def test_rolls_placements_and_decisions_read_as_sentences(tmp_path):
     game = play(ruleset(tmp_path, EVENTS, PIECES))
     lines = texts(game)  # (the dice lie in the cup already: a move within a set is not said)
     assert lines[1].startswith("red throws ") and "rolls" not in " ".join(lines)
-    assert lines[2:] == ["red plants 1 flag", "red places 3 flags at s2",
+    assert lines[2:] == ["red plants 1 flag", "red places 3 flags at s2", "red shifts 1 to s3",
                          "red goes for left", "blue chooses up (other, only option)",
                          "after round 1: red 0, blue 0", "game over: no winner"]
 

@@ -427,7 +427,8 @@ def test_a_one_player_window_offers_again_after_each_use(tmp_path):
         game = Game(program, seed=1, agents=[FirstAgent(), FirstAgent()], logging=True)
         game.run()
         assert game.v_counter == 3, backend
-        assert sum(1 for e in game.log if e.get("text") == "red uses bump") == 3, backend
+        assert sum(1 for e in game.log if e.get("player") == "red" and
+                   e.get("choice") == "bump") == 3, backend
 
 
 def test_a_win_inside_an_option_condition_pays_the_same_steps(tmp_path):
