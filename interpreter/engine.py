@@ -695,9 +695,7 @@ class Game(Decisions, GameLog):
         if self.program.summary is not None:
             self.current = None
             # made as a log text is (text_of): no steps spent, a failure a note
-            failed = self.text_of(self.program.summary, self)
-            if failed is not None:
-                self.log_parts(failed)
+            self.text_of(self.program.summary, self)
         elif self.program.rs.score_var is not None:
             scores = self.scores()
             if scores_seen(self, None, scores):
@@ -719,9 +717,7 @@ class Game(Decisions, GameLog):
         log, fuel, logging, current = self.log, self.fuel, self.logging, self.current
         self.log, self.logging = [], True
         try:
-            failed = self.text_of(self.program.summary, self)
-            if failed is not None:
-                self.log_parts(failed)
+            self.text_of(self.program.summary, self)
             made = self.log
         finally:
             self.log, self.fuel, self.logging, self.current = log, fuel, logging, current
@@ -1108,9 +1104,7 @@ class Game(Decisions, GameLog):
         setattr(owner, a, have - n)
         getattr(loc, a).counts[owner.index] += n
         if self.logging and not short:
-            if say is not None:
-                self.say_event(say, n, None, None)
-            else:
+            if say is None or not self.say_event(say, n, None, None):
                 self.say_at(f"{owner.id} places {self.program.words.pieces_of(piece, n)} "
                             "at {0}", loc)
         return n
@@ -1140,9 +1134,7 @@ class Game(Decisions, GameLog):
         if k > 0:
             a[owner.index] = have - k
             getattr(dst, attr).counts[owner.index] += k
-            if self.logging and say is not None:
-                self.say_event(say, k, None, None)
-            elif self.logging:
+            if self.logging and (say is None or not self.say_event(say, k, None, None)):
                 self.say_at(f"{owner.id} moves {self.program.words.pieces_of(piece, k)} "
                             "from {0} to {1}", src, dst)
         return k
@@ -1156,9 +1148,7 @@ class Game(Decisions, GameLog):
             setattr(giver, a, have - k)
             setattr(taker, a, getattr(taker, a) + k)
             if self.logging:
-                if say is not None:
-                    self.say_event(say, k, None, None)
-                else:
+                if say is None or not self.say_event(say, k, None, None):
                     self.say(f"{giver.id} gives {self.program.words.pieces_of(piece, k)} "
                              f"to {taker.id}")
         return k
@@ -1202,9 +1192,7 @@ class Game(Decisions, GameLog):
         return amount
 
     def _log_pay(self, amount, payer, payee, say, how=""):
-        if say is not None:
-            self.say_event(say, amount, None, None)
-        else:
+        if say is None or not self.say_event(say, amount, None, None):
             self.say(f"{payer.id} pays {amount} to {payee.id}{how}")
 
     def _change_for(self, amount, payer, payee):

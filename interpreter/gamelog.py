@@ -45,13 +45,16 @@ class GameLog:
     def log_text(self, make, to=_ALL):
         """`log`: the line's parts made by `make`, written as log_parts writes
         them (text_of: a text that fails is a note, never a failed game)."""
-        self.log_parts(self.text_of(make), to)
+        parts = self.text_of(make)
+        if parts is not None:
+            self.log_parts(parts, to)
 
     def text_of(self, make, *args):
         """The parts a log text makes. A log text is made only when a log is
         kept, so making one may neither spend steps nor end the game: the
         same game played quietly (simulate) never made it. One that fails
-        reads as a located note, and the game goes on."""
+        makes no line but a located note for the designer alone (its message
+        may hold what a seat may not see), and the game goes on."""
         fuel = self.fuel
         try:
             return make(*args)
@@ -59,7 +62,8 @@ class GameLog:
             d = self._runtime_error(str(e) if isinstance(e, RuleError) else
                                     _friendly(e)).diagnostics[0]
             self.log_failures = (*self.log_failures, d)
-            return (f"(a log text failed at {d.path}:{d.line}: {d.message})",)
+            self.say(f"(a log text failed at {d.path}:{d.line}: {d.message})", [])
+            return None
         finally:
             self.fuel = fuel
 
@@ -70,6 +74,8 @@ class GameLog:
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]  # lists of them too
         say = self.program.words.text
         text = "".join(p if i % 2 == 0 else say(p) for i, p in enumerate(parts))
+        if not text:
+            return  # nothing to say (a text that failed: text_of noted it)
         readers = None
         if to is not _ALL:
             sides = [to] if isinstance(to, Side) else to
@@ -112,13 +118,16 @@ class GameLog:
         gives its parts, text and values alternating. Those who may not see the
         event (`seers`, None for everyone) read the engine's own words
         `others`; a component in the line that a reader may not see reads as
-        'a <kind>', as in `log`."""
+        'a <kind>', as in `log`. False when the line failed (text_of): the
+        caller writes the engine's own line instead."""
         parts = self.text_of(say, subject)
+        if parts is None:
+            return False
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]
         words = self.program.words.text
         text = "".join(p if i % 2 == 0 else words(p) for i, p in enumerate(parts))
         if not text and "decision" not in extra:
-            return  # `log ""`: another line tells this event (a decision keeps its line)
+            return True  # `log ""`: another line tells this event (a decision keeps its line)
         if not text:
             text = f"{extra['player']} chooses {subject}"
         if hidden:
@@ -128,9 +137,10 @@ class GameLog:
                 self.say(text, sorted(know), "".join(
                     p if i % 2 == 0 else shown(p, hide, words, ", ")
                     for i, p in enumerate(parts)), **extra)
-                return
+                return True
             seers = seers & know
         self.say_secret(text, seers, others, **extra)
+        return True
 
     _held = ()  # `choose each`: the answers' lines, kept until all have answered
     _held_at = ()  # ... and where its answers start among the decisions being carried out
@@ -168,9 +178,8 @@ class GameLog:
         # the table reads neither the note (forced, or how a bot ranked) nor the count
         public = "" if name.startswith("choice@") else f" ({name})"
         others = None if not hidden else f"{who} chooses {count_of(hidden)}{public}"
-        if say is not None:
-            self.say_event(say, label, seers, others, decision=name, player=player.id, **extra)
-        else:
+        if say is None or not self.say_event(say, label, seers, others, decision=name,
+                                             player=player.id, **extra):
             self.say_secret(text, seers, others, decision=name, player=player.id, **extra)
 
     def _log_reveal(self, comp, sides):
@@ -219,7 +228,9 @@ class GameLog:
             hidden = [seers for _, seers, _ in lines if seers is not None]
             seers = set.intersection(*hidden) if hidden else None
             others = "; ".join(o if o is not None else t for t, _, o in lines)
-            self.say_event(say, subject, seers, others if hidden else None)
+            if not self.say_event(say, subject, seers, others if hidden else None):
+                for line in lines:
+                    self.say_secret(*line)
 
     def _log_draw(self, drawn, src, dst, say=None, subject=None):
         """`draw`: one sentence for all the cards drawn, "boss3 draws Informant
@@ -239,9 +250,8 @@ class GameLog:
             tail = f" from {words.zone(src)} to {words.zone(dst)}"
             text = f"{what} {'is' if n == 1 else 'are'} drawn{tail}"
             others = f"{hid} {'is' if n == 1 else 'are'} drawn{tail}"
-        if say is not None:
-            self.say_event(say, subject, seers, others if seers is not None else None)
-        else:
+        if say is None or not self.say_event(say, subject, seers,
+                                             others if seers is not None else None):
             self.say_secret(text, seers, others)
 
     def _log_roll(self, dice, say=None, subject=None):
@@ -264,7 +274,6 @@ class GameLog:
             others = None if seers is None else \
                 f"{who.id + ' rolls' if who is not None else 'rolled:'} " \
                 f"{count_of(group, 'die', 'dice')} in {words.zone(z)}"
-            if say is not None:
-                self.say_event(say, subject, seers, others)
+            if say is not None and self.say_event(say, subject, seers, others):
                 return  # the rule's line says the whole roll
             self.say_secret(text, seers, others)

@@ -2,6 +2,7 @@
 ruleset's words where it gives them (`log` clauses on events), names for
 components, zones and pieces, one line per draw, and a summary at the end
 of each round; secrets stay with those who may see them."""
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -217,7 +218,11 @@ def test_a_log_text_spends_no_steps_and_a_broken_one_is_a_note(tmp_path):
     assert lines[1] == "sum 8997000"
     assert lines[2].startswith("(a log text failed at ") and "race.rules:6" in lines[2]
     assert lines[3].startswith("(a log text failed at ") and "race.rules:7" in lines[3]
+    assert re.fullmatch(r"cup shows \d and \d", lines[4])  # the engine's line instead
     assert [d.line for d in logged.log_failures] == [6, 7]
+    # the notes are the designer's alone: an error's words may hold a secret
+    seen = texts(logged, logged.n_blue) + [e["text"] for e in log_for(logged, None)]
+    assert not any("failed" in t for t in seen) and "sum 8997000" in seen
 
     from click.testing import CliRunner
 
