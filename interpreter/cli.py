@@ -82,6 +82,19 @@ def main():
 
 
 @main.command()
+@click.argument("kind", type=click.Choice(["game", "components", "board", "tables", "variant",
+                                          "overlay", "scenario", "save"]))
+def schema(kind):
+    """Print the JSON Schema of a KIND of file, self-contained, for an editor.
+
+    Save it next to your files and connect each YAML file to it with a first
+    line such as `# yaml-language-server: $schema=game.schema.json`."""
+    from .schemas import bundled
+
+    click.echo(json.dumps(bundled(kind), indent=2, ensure_ascii=False))
+
+
+@main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--warnings/--no-warnings", default=True, help="Also show warnings.")
