@@ -137,7 +137,9 @@ class Words:
         elif isinstance(value, list) and depth < 8:
             if value and all(type(v) is Comp for v in value):
                 out = self.comps(value)[0]
-            elif depth or not value:  # a list inside a list: [0, 5]
+            elif not value:
+                out = "none"
+            elif depth:  # a list inside a list: [0, 5]
                 out = "[" + ", ".join(self.text(v, depth + 1) for v in value) + "]"
             else:
                 out = and_list([self.text(v, depth + 1) for v in value])
