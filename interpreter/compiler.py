@@ -403,25 +403,47 @@ class Compiler:
         self.original = None
         self.arranging = False
 
-    def only_reads(self, body):
-        """A `summary` block runs only when the game is logged: it may not
-        change the game, or a logged game would play differently."""
+    def changers(self) -> set:
+        """The ruleset's functions that may change the game: one that moves,
+        places, pays, chooses, triggers... or sets anything but its own
+        names, or calls one that does (every version of an overridden one)."""
+        if self._changers is None:
+            own = {}
+            for name in self.funcs:
+                nodes = self.chains.get(("function", name)) or [self.funcs[name]]
+                own[name] = (any(_changes(n.body, set(n.params)) for n in nodes),
+                             {c.func.id for n in nodes for c in _walk(n.body)
+                              if isinstance(c, A.Call) and isinstance(c.func, A.Name) and
+                              c.func.id in self.funcs})
+            out = {f for f, (changes, _) in own.items() if changes}
+            grew = True
+            while grew:  # what calls a changer changes the game too
+                more = {f for f, (_, calls) in own.items() if f not in out and calls & out}
+                out |= more
+                grew = bool(more)
+            self._changers = out
+        return self._changers
+
+    _changers = None
+
+    def only_reads(self, body, what="a summary", hint="a summary holds let, if, for and log"):
+        """A text made only when the game is logged (a `summary`, a log line):
+        it may not change the game, or a logged game would play differently."""
         lets = {sub.name for sub in _walk(body) if isinstance(sub, A.Let)}
         for sub in _walk(body):
             bad = None
             if isinstance(sub, A.Collect):
-                bad = "collects from handlers"
+                bad = "collects from handlers, which may change it"
             elif isinstance(sub, A.Call) and isinstance(sub.func, A.Name) and \
-                    sub.func.id in self.funcs:
-                bad = f"calls {sub.func.id}(), a rule that may change the game"
+                    sub.func.id in self.changers():
+                bad = f"calls {sub.func.id}(), which changes the game"
             elif isinstance(sub, A.Assign):
                 if not (isinstance(sub.target, A.Name) and sub.target.id in lets):
                     bad = "changes the game (only its own `let` names may change)"
             elif isinstance(sub, _EFFECTS):
                 bad = "changes the game"
             if bad:
-                self.err(sub, "TYPE", f"a summary only reads the game, but this {bad}",
-                         hint="a summary holds let, if, for and log")
+                self.err(sub, "TYPE", f"{what} only reads the game, but this {bad}", hint=hint)
                 return
 
     def game_part(self, part, body, game, parts):
@@ -1440,6 +1462,7 @@ class Compiler:
             to = f", {code}"
         else:
             self.public_text(s.value, scope, "this log line is read by everyone")
+        self.only_reads(s.value, "a log text", "a log line is made only when a log is kept")
         if isinstance(s.value, A.Str) and any(not isinstance(p, str) for p in s.value.parts):
             items = self.text_parts(s.value, scope)
             self.emit(ind, f"if G.logging: G.log_text(lambda: ({', '.join(items)},){to})",
@@ -1475,6 +1498,7 @@ class Compiler:
             inner.names[node.param] = Var(f"l_{node.param}", subject)
             var, body = f"l_{node.param}", node.body
         self.public_text(body, inner, "this log line is read by everyone who sees the event")
+        self.only_reads(body, "a log text", "a log line is made only when a log is kept")
         return f"(lambda {var}: ({', '.join(self.text_parts(body, inner))},))"
 
     def public_text(self, node, scope, what):
@@ -2221,6 +2245,20 @@ def _bindings(body) -> dict:
         for name in names:
             out[name] = out.get(name, 0) + 1
     return out
+
+
+def _changes(body, params) -> bool:
+    """Whether a function's body changes the game itself: an effect, a
+    collect (its handlers may), or setting a name that is neither its parameter nor its own `let`/`for`."""
+    local = set(params) | {n.name for n in _walk(body) if isinstance(n, A.Let)} | \
+        {n.var for n in _walk(body) if isinstance(n, A.For)}
+    for n in _walk(body):
+        if isinstance(n, (*_EFFECTS, A.Collect)) and not isinstance(n, A.Return):
+            return True  # (a collect runs handlers, which may change it)
+        if isinstance(n, A.Assign) and not (isinstance(n.target, A.Name) and
+                                            n.target.id in local):
+            return True
+    return False
 
 
 # statements that change the game (a `summary` may not hold them)

@@ -25,7 +25,7 @@ from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .failures import friendly as _friendly, rule_at, with_subject
-from .views import hidden_comps, scores_seen, sees, shown
+from .views import entry_for, hidden_comps, scores_seen, sees, shown
 from .logwords import Words
 from .gamelog import GameLog
 from .newgame import builder
@@ -95,7 +95,7 @@ class Program:
         self.phases = [(name, ns[fn]) for name, fn in compiled.phases]
         self.setup = ns[compiled.setup] if compiled.setup else None
         self.finish = ns[compiled.finish] if compiled.finish else None
-        self.summary = ns[compiled.summary] if getattr(compiled, "summary", None) else None
+        self.summary = ns[compiled.summary] if compiled.summary else None
         self.rounds_fn = ns[compiled.rounds_fn] if compiled.rounds_fn else None
         self.rounds_kind = compiled.rounds_kind
         self.handlers = {}
@@ -242,7 +242,7 @@ class _Template:
             {cd.id: cd.values["name"] if isinstance(cd.values.get("name"), str)
              else None if cd.copies else cd.id for cd in rs.components},
             {key: zd.title for key, zd in rs.zones.items() if zd.title},
-            {k: (one, many) for k, (one, many) in rs.piece_words.items()})
+            rs.piece_words)
         self.tracks = [(name, [str(x) for x in ids], bool(loop))
                        for name, (ids, loop) in rs.tracks.items()]
         self.links = [(str(kind), [(str(a), str(b)) for a, b in pairs])
@@ -721,7 +721,6 @@ class Game(Decisions, GameLog):
             made = self.log
         finally:
             self.log, self.fuel, self.logging, self.current = log, fuel, logging, current
-        from .views import entry_for
         sid = side.id if side is not None else None
         return [e["text"] for e in (entry_for(x, sid) for x in made) if e is not None]
 

@@ -126,10 +126,8 @@ class GameLog:
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]
         words = self.program.words.text
         text = "".join(p if i % 2 == 0 else words(p) for i, p in enumerate(parts))
-        if not text and "decision" not in extra:
-            return True  # `log ""`: another line tells this event (a decision keeps its line)
-        if not text:
-            text = f"{extra['player']} chooses {subject}"
+        if not text:  # `log ""`: another line tells this event; a decision keeps its own
+            return "decision" not in extra
         if hidden:
             know = set.intersection(*(set(knowers(c)) for c in hidden))
             if seers is None:

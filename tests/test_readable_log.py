@@ -229,3 +229,78 @@ def test_a_log_text_spends_no_steps_and_a_broken_one_is_a_note(tmp_path):
     from interpreter.cli import main
     r = CliRunner().invoke(main, ["play", str(folder), "--seed", "1"])  # (stderr apart)
     assert r.exit_code == 0 and "race.rules:6:3: LOG-TEXT warning" in r.stderr, r.stderr
+
+
+HOSTILE = """
+game {
+  rounds 1 { race }
+  summary {
+    log "{laps_of(red)}"
+  }
+}
+phase race {
+  LINE
+}
+def laps_of(p) {
+  let n = p.laps
+  return n
+}
+def bump() {
+  red.laps += 1
+  return 1
+}
+def sneaky() {
+  return bump()
+}
+"""
+
+
+@pytest.mark.parametrize("line,what", [
+    ('log "{bump()}"', "calls bump(), which changes the game"),
+    ('log "{sneaky()}"', "calls sneaky(), which changes the game"),  # through another
+    ('roll cup log "{bump()}"', "calls bump(), which changes the game"),
+    ('move deck.top to red.hand log c => "{sneaky()} {c}"', "calls sneaky()"),
+    ('log "{sum(collect bump())}"', "collects from handlers"),
+])
+def test_a_log_text_may_not_change_the_game(tmp_path, line, what):
+    """A log text is made only when a log is kept: one that could change the
+    game (an effect, through any function) would make logged and quiet games
+    differ, so it is refused before play; a function that only reads is fine."""
+    _, diags = load_program(ruleset(tmp_path, HOSTILE.replace("LINE", line)))
+    bad = [d for d in diags if d.severity == "error"]
+    assert bad and bad[0].code == "TYPE" and what in bad[0].message, [d.short() for d in bad]
+    assert "a log text only reads the game" in bad[0].message
+
+
+def test_a_summary_reads_through_functions_that_only_read(tmp_path):
+    game = play(ruleset(tmp_path, HOSTILE.replace("LINE", "red.laps = 2")))
+    assert [e["text"] for e in game.log if e.get("summary")] == ["2"]
+
+
+def test_a_summary_that_never_ends_is_a_note_not_a_hung_game(tmp_path):
+    rules = SUMMARY.replace('    log "best: {best}"', "    while true { best += 1 }")
+    game = play(ruleset(tmp_path, rules))
+    notes = [e for e in game.log if e["text"].startswith("(a log text failed")]
+    assert len(notes) == 2 and all(e["see"] == [] for e in notes)  # once a round
+    assert game.n_red.u_laps == 2 and game.finished
+
+
+def test_a_log_clause_naming_a_hidden_card_in_plain_text_reaches_only_its_seers(tmp_path):
+    """A clause that prints a card's name as text (not the card, which the
+    log could hide) is still a secret line: the event itself was secret."""
+    rules = """
+    game { rounds 1 { race } }
+    phase race {
+      draw 1 from deck to blue.hand log cards => "blue picks up {cards[0].name}"
+      move blue.hand.top to red.hand log c => "blue slips {c.name} to red"
+    }
+    """
+    game = play(ruleset(tmp_path, rules))
+    red, blue = game.n_red, game.n_blue
+    assert "blue picks up Gold Bar" in texts(game, blue)
+    assert not any("Gold Bar" in t for t in texts(game, red)[:2])
+    assert texts(game, red)[1] == "blue draws a card from deck"
+    # passed from blue's hand to red's: both see it, nobody else does
+    secret = next(e for e in game.log if e["text"] == "blue slips Gold Bar to red")
+    assert secret["see"] == ["blue", "red"]
+    assert not any("Gold Bar" in e["text"] for e in log_for(game, None))
