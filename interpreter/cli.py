@@ -644,3 +644,10 @@ def info(path, variant, opts, as_json, players):
             console.print(f"table {name}: {shown}", markup=False)
             continue
         console.print(t)
+
+
+# the designer's tools, each a command in a module of its own
+from . import lint as _lint, refdocs as _refdocs, report as _report, rulecoverage as _coverage  # noqa: E402
+
+for _tool in (_lint, _refdocs, _coverage, _report):
+    main.add_command(_tool.command)

@@ -109,6 +109,8 @@ class Ruleset:
     money: list = field(default_factory=list)  # [(money note piece, value)], largest first
     bank: str | None = None
     steps: int | None = None  # the step budget of one game (game.yaml limits.steps)
+    lint: dict = field(default_factory=dict)  # game.yaml lint: (rulebook lint's settings)
+    coverage: dict = field(default_factory=dict)  # game.yaml coverage: (rulebook coverage's)
 
     def zone_names(self, scope):
         return [n for (s, n) in self.zones if s == scope]
@@ -398,6 +400,12 @@ class _Loader:
                     rs.money.append((note, spec["value"]))
             rs.money.sort(key=lambda nv: -nv[1])
         rs.steps = (doc.get("limits") or {}).get("steps")
+        rs.lint = plain(doc.get("lint") or {})
+        if "lint" in doc:
+            rs.where["lint"] = (str(f), *position(doc, "lint", at_key=True))
+            for i, _ in enumerate(doc["lint"].get("allow") or []):
+                rs.where[("lint-allow", i)] = (str(f), *position(doc["lint"]["allow"], i))
+        rs.coverage = plain(doc.get("coverage") or {})
         rs.score_var = doc.get("score")
         if rs.score_var and rs.score_var not in rs.side_vars:
             self.err(f, *position(doc, "score"), "REF-UNDEF",
@@ -654,6 +662,9 @@ class _Loader:
         """Tables of an overlay replace the base's tables of the same name."""
         for name, v in doc["tables"].items():
             if replace and name in self.rs.tables:
+                if plain(v) == self.rs.tables[name]:  # (rulebook lint: it shadows nothing)
+                    self.rs.where.setdefault(("same-table",), []).append(
+                        (str(f), *position(doc["tables"], name, at_key=True), name))
                 self.rs.tables[name] = plain(v)
             elif self.define(("table", name), f, doc["tables"], name):
                 self.rs.tables[name] = plain(v)

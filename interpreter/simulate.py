@@ -53,6 +53,65 @@ def play_seed(program, job: Job, seed: int) -> Outcome:
     return Outcome(seed, winner=game.winners[0].id if len(game.winners) == 1 else "tie")
 
 
+def _plain(value):
+    """An option's value as JSON holds it."""
+    return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
+
+
+def _numeric(scores) -> dict | None:
+    """The scores when every one is a number, else None."""
+    if not scores or not all(type(v) in (int, float) for v in scores.values()):
+        return None
+    return dict(scores)
+
+
+def play_record(program, job: Job, seed: int) -> dict:
+    """One game as the balance report reads it (a plain dict: it travels between
+    processes and machines): the winners, rounds played, final scores, each
+    player's score at the end of every round, the options used (and which of
+    them were drawn at random), and what each player held in its own zones
+    when the first round began, for every zone holding one component."""
+    from .engine import Game
+    from .state import py_name
+
+    rec = {"seed": seed, "seats": [], "winners": [], "rounds": 0, "scores": None,
+           "series": [], "options": {}, "drawn": [], "held": {}, "code": None, "error": None}
+    zones = [(z, py_name(z)) for z in program.rs.zone_names("side")]
+    last = program.phases[-1][0] if program.phases else None
+    series = rec["series"]
+
+    def hook(game, when, phase):
+        if not rec["seats"]:  # the first phase of the first round: setup is done
+            rec["seats"] = [p.id for p in game.players]
+            for z, attr in zones:
+                held = {}
+                for p in game.players:
+                    zone = getattr(p, attr, None)
+                    items = list(zone) if zone is not None else []
+                    if len(items) == 1:
+                        held[p.id] = items[0].id
+                rec["held"][z] = held
+        if when == "after" and (phase == last or phase == "finish"):
+            series.append(_numeric(game.scores()))
+
+    try:
+        game = Game(program, seed=seed, options=job.options, players=job.players,
+                    agents=job.make_agents(job.agents, program, seed, job.options, job.players),
+                    steps=job.max_steps)
+        game.hooks = hook
+        game.run()
+    except DiagnosticError as e:
+        d = e.diagnostics[0] if e.diagnostics else None
+        rec.update(code=d.code if d else "RUNTIME", error=d.short() if d else str(e))
+        return rec
+    rec.update(seats=[p.id for p in game.players], winners=[w.id for w in game.winners],
+               rounds=game.round, scores=_numeric(game.scores()),
+               options={k: _plain(v) for k, v in sorted(dict(game.options).items())},
+               drawn=sorted(game.drawn))
+    rec["series"] = [s for s in series if s is not None]
+    return rec
+
+
 def _load(job: Job) -> None:
     from .engine import load_program
     program, _ = load_program(job.path, variant=job.variant, options=job.options,
@@ -64,6 +123,10 @@ def _run(seed: int) -> Outcome:
     return play_seed(_STATE["program"], _STATE["job"], seed)
 
 
+def _run_record(seed: int) -> dict:
+    return play_record(_STATE["program"], _STATE["job"], seed)
+
+
 def default_workers() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -73,10 +136,19 @@ def default_workers() -> int:
 
 def outcomes(program, job: Job, seeds: range, workers: int) -> Iterator[Outcome]:
     """Every seed's outcome, in seed order."""
+    return _spread(program, job, seeds, workers, play_seed, _run)
+
+
+def records(program, job: Job, seeds: range, workers: int) -> Iterator[dict]:
+    """Every seed's play_record, in seed order."""
+    return _spread(program, job, seeds, workers, play_record, _run_record)
+
+
+def _spread(program, job, seeds, workers, play, run):
     workers = max(1, min(workers, len(seeds)))
     if workers == 1:
         for s in seeds:
-            yield play_seed(program, job, s)
+            yield play(program, job, s)
         return
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods:
@@ -88,7 +160,7 @@ def outcomes(program, job: Job, seeds: range, workers: int) -> Iterator[Outcome]
         pool = ctx.Pool(workers, initializer=_load, initargs=(job,))
     chunk = max(1, min(50, len(seeds) // (workers * 8)))
     try:
-        yield from pool.imap(_run, seeds, chunksize=chunk)
+        yield from pool.imap(run, seeds, chunksize=chunk)
     finally:
         pool.terminate()
         pool.join()
