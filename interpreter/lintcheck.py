@@ -431,8 +431,7 @@ def _unused(rs, use) -> list[Finding]:
                                f"no rule places, moves or counts piece {name!r}"))
     called = use.calls
     for _, it in rule_items(rs):
-        if isinstance(it, A.Func) and not it.override and it.name not in called and \
-                not it.name.startswith("bot"):
+        if isinstance(it, A.Func) and not it.override and it.name not in called:
             out.append(finding(*at(it), "LINT-UNUSED-FUNCTION", it.name,
                                f"no rule calls function {it.name!r}"))
     # components that start nowhere and that no rule can reach by id or kind
