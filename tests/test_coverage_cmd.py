@@ -3,6 +3,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import main
@@ -137,3 +138,20 @@ def test_a_broken_ruleset_exits_1_with_a_located_message(tmp_path):
     r = run(folder, "--games", "1")
     assert r.exit_code == 1
     assert "race.rules:" in r.output and "Traceback" not in r.output
+
+
+# random games the shipped rulesets are covered with, besides their scenarios
+GAMES = 5
+SHIPPED = ["smile_and_gun", "chicago", "moonshine_kingdom"]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_shipped_rule_and_card_is_reached_or_unreachable_by_design(name):
+    """The scenarios and a few seeded random games reach every item of the
+    base game, or game.yaml says why it cannot run; no listed name is stale."""
+    from interpreter.rulecoverage import cover
+    rep = cover(ROOT / "rules" / name, games=GAMES, fmt="json")
+    assert rep["never_ran"] == [], rep["never_ran"]
+    assert rep["warnings"] == [], rep["warnings"]
+    assert rep["failed_games"] == 0 and all(s["ok"] for s in rep["scenarios"])
+    assert all(it["why"] for it in rep["by_design"])
