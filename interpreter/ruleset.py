@@ -290,6 +290,12 @@ class _Loader:
         if doc.get("overlays") and doc["kind"] != "variant":
             self.err(f, *position(doc, "overlays", at_key=True), "SCHEMA-VALUE",
                      "only a variant.yaml selects overlays")
+        if "coverage" in doc:
+            if doc["kind"] != "variant":
+                self.err(f, *position(doc, "coverage", at_key=True), "SCHEMA-VALUE",
+                         "only game.yaml and a variant.yaml say what coverage may miss")
+            else:  # a variant is covered on its own terms: the base's list does not carry over
+                rs.coverage = plain(doc.get("coverage") or {})
         for name, table in (doc.get("overlays") or {}).items() if doc["kind"] == "variant" else ():
             rs.overlay_map[name] = {str(k): (v if isinstance(v, list) else [v])
                                     for k, v in table.items()}

@@ -143,15 +143,49 @@ def test_a_broken_ruleset_exits_1_with_a_located_message(tmp_path):
 # random games the shipped rulesets are covered with, besides their scenarios
 GAMES = 5
 SHIPPED = ["smile_and_gun", "chicago", "moonshine_kingdom"]
+VARIANTS = [("smile_and_gun", "solo")]
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_every_shipped_rule_and_card_is_reached_or_unreachable_by_design(name):
+@pytest.mark.parametrize("name,variant", [(n, None) for n in SHIPPED] + VARIANTS)
+def test_every_shipped_rule_and_card_is_reached_or_unreachable_by_design(name, variant):
     """The scenarios and a few seeded random games reach every item of the
-    base game, or game.yaml says why it cannot run; no listed name is stale."""
+    game, or game.yaml (variant.yaml) says why it cannot run; no listed name
+    is stale."""
     from interpreter.rulecoverage import cover
-    rep = cover(ROOT / "rules" / name, games=GAMES, fmt="json")
+    rep = cover(ROOT / "rules" / name, games=GAMES, variant=variant, fmt="json")
     assert rep["never_ran"] == [], rep["never_ran"]
     assert rep["warnings"] == [], rep["warnings"]
     assert rep["failed_games"] == 0 and all(s["ok"] for s in rep["scenarios"])
     assert all(it["why"] for it in rep["by_design"])
+
+
+def test_a_variant_lists_what_it_cannot_reach_on_its_own(tmp_path):
+    """game.yaml's list names the base game's items; a variant.yaml's list
+    replaces it when that variant is covered."""
+    folder, arm = race(tmp_path, unreachable=[("function warp", "base reason"),
+                                              (ARM, "base reason")])
+    variant = folder / "variants" / "long"
+    variant.mkdir(parents=True)
+    (variant / "variant.yaml").write_text(
+        "kind: variant\nid: long\nname: Long\ncoverage:\n  unreachable:\n"
+        "    - name: function warp\n      why: still nobody runs 100 laps\n")
+    base = report(folder, "--games", "1", "--no-scenarios")
+    assert [b["why"] for b in base["by_design"]] == ["base reason", "base reason"]
+    rep = report(folder, "--games", "1", "--no-scenarios", "--variant", "long")
+    assert rep["by_design"] == [{"name": "function warp", "why": "still nobody runs 100 laps"}]
+    assert arm in rep["never_ran"] and "function warp" not in rep["never_ran"]
+    assert rep["warnings"] == []
+
+
+def test_an_overlay_may_not_list_unreachable_items(tmp_path):
+    folder, _ = race(tmp_path)
+    layer = folder / "variants" / "long"
+    (layer / "extra").mkdir(parents=True)
+    (layer / "variant.yaml").write_text(
+        "kind: variant\nid: long\nname: Long\noptions:\n  extra:\n    choices: [none, more]\n"
+        "    default: none\noverlays:\n  extra:\n    more: extra\n")
+    (layer / "extra" / "overlay.yaml").write_text(
+        "kind: overlay\nid: extra\nname: Extra\ncoverage:\n  unreachable: []\n")
+    r = CliRunner().invoke(main, ["validate", str(folder)], catch_exceptions=False)
+    assert r.exit_code == 1
+    assert "overlay.yaml:" in r.output and "only game.yaml and a variant.yaml" in r.output
