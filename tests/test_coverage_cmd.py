@@ -143,7 +143,7 @@ def test_a_broken_ruleset_exits_1_with_a_located_message(tmp_path):
 # random games the shipped rulesets are covered with, besides their scenarios
 GAMES = 5
 SHIPPED = ["smile_and_gun", "chicago", "moonshine_kingdom", "scarface_1920"]
-VARIANTS = [("smile_and_gun", "solo")]
+VARIANTS = [("smile_and_gun", "solo"), ("moonshine_kingdom", "blood-oath")]
 
 
 @pytest.mark.parametrize("name,variant", [(n, None) for n in SHIPPED] + VARIANTS)
