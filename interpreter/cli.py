@@ -83,9 +83,10 @@ def main():
 
 @main.command()
 @click.argument("kind", type=click.Choice(["game", "components", "board", "tables", "variant",
-                                          "overlay", "scenario", "save"]))
+                                          "overlay", "scenario", "save", "log"]))
 def schema(kind):
-    """Print the JSON Schema of a KIND of file, self-contained, for an editor.
+    """Print the JSON Schema of a KIND of file, self-contained, for an editor
+    (`log`: one line of a JSON-lines game log).
 
     Save it next to your files and connect each YAML file to it with a first
     line such as `# yaml-language-server: $schema=game.schema.json`."""
@@ -157,14 +158,21 @@ def _program(path, fmt="text", variant=None, options=None, backend="fast"):
     return program
 
 
-def _agent_specs(spec, program, options=None, players=None) -> list:
+def _agent_specs(spec, program, options=None, players=None, say=False) -> list:
     """The agent named for each seat that plays (None: a seat the rules play)."""
     seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
     humans = [sid for sid in seats if sid not in program.rs.bots]
     n = len(humans)
     names = [s.strip() for s in spec.split(",")] if spec else ["random"] * n
-    if len(names) == 1:
+    if len(names) == 1 and names != ["human"]:
         names = names * n
+    if "human" in names and len(names) < n:
+        # a person names their own seat(s); the other seats get random agents
+        filled = humans[len(names):]
+        if say:
+            click.echo(f"(--agents {spec}: {', '.join(filled)} played by random agent"
+                       f"{'s' if len(filled) > 1 else ''})", err=True)
+        names = names + ["random"] * (n - len(names))
     if len(names) != n:
         raise click.UsageError(f"--agents needs {n} agent(s), one per player "
                                f"({', '.join(humans)})")
@@ -176,10 +184,11 @@ def _agents(spec, program, seed, options=None, players=None, table=None):
     """One agent per seat the rules do not play themselves (bots get None);
     `human` seats share the `table` (play only)."""
     specs = _agent_specs(spec, program, options, players)
+    seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
     if table is not None:
         from .human import HumanAgent
     try:
-        made = iter([HumanAgent(table, seat) if a == "human" and table is not None
+        made = iter([HumanAgent(table, seat, seats[seat]) if a == "human" and table is not None
                      else make_agent(a, seed, i)
                      for i, (seat, a) in enumerate((k, x) for k, x in enumerate(specs) if x)])
     except ValueError as e:
@@ -268,7 +277,7 @@ def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, 
     if log_format != "text" and (as_json or quiet):
         raise click.UsageError(f"--format {log_format} prints the log: leave out "
                                f"{'--json' if as_json else '--quiet'}")
-    specs = _agent_specs(agents, program, options, players)
+    specs = _agent_specs(agents, program, options, players, say=True)
     table, game = None, None
     if "human" in specs:
         if as_json:
@@ -293,6 +302,8 @@ def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, 
             if table is None:
                 raise
             table.left = "interrupt"  # between two questions: the game stops there
+        if table is not None and not table.left:
+            table.finish(game)
     except DiagnosticError as e:
         failure = e.diagnostics
     except ScriptError as e:  # a replayed choice the rules no longer allow
@@ -648,6 +659,7 @@ def info(path, variant, opts, as_json, players):
 
 # the designer's tools, each a command in a module of its own
 from . import lint as _lint, refdocs as _refdocs, report as _report, rulecoverage as _coverage  # noqa: E402
+from . import scaffold as _scaffold  # noqa: E402
 
-for _tool in (_lint, _refdocs, _coverage, _report):
+for _tool in (_lint, _refdocs, _coverage, _report, _scaffold):
     main.add_command(_tool.command)

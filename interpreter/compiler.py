@@ -90,6 +90,16 @@ class Compiled:
     # where each rule starts: (path, line, how messages name it), sorted
     places: list = None
     summary: str | None = None  # the game's `summary` block, run when logging
+    # what a scenario's own functions are checked against when they are
+    # linked onto this program (compile_extra): the events and windows the
+    # rules use, (arity, span) each; the fast back end's types (infer_params)
+    # the code was written for ({}: untyped)
+    events: dict = None
+    windows: dict = None
+    types: dict = None
+    # a linked program: where the scenario's part of `source` starts (in
+    # characters; 0: not linked), compiled apart from the shared part
+    linked_at: int = 0
 
 
 def _paid_for(t: str) -> str:
@@ -274,7 +284,10 @@ class Compiler:
                                              "(a variable, side or zone)"))
 
     # ---------------------------------------------------------------- driver
-    def compile(self, modules) -> Compiled | None:
+    def _collect(self, modules):
+        """Every definition in the modules (phases, functions, game parts,
+        handlers and abilities, the components' too): (the game block, the
+        overlays' game parts)."""
         game = None
         parts = []  # overlay overrides of setup / finish, in order
         for m in modules:
@@ -308,6 +321,10 @@ class Compiler:
         self.heard = {h.event for h in handlers}
         self.heard_instead = {h.event for h in handlers if h.instead}
         self.opened = {(e[1] if isinstance(e, tuple) else e).window for e in self.ability_defs}
+        return game, parts
+
+    def compile(self, modules) -> Compiled | None:
+        game, parts = self._collect(modules)
         if game is None:
             path = self.rs.where.get("game", (str(self.rs.path), 1, 1))[0]
             self.diags.append(Diagnostic(path, 1, 1, "REF-UNDEF",
@@ -351,20 +368,97 @@ class Compiler:
         abilities = [a[:6] for a in self._abilities]
         self.check_events()
         if self.fast:
-            from .checks import deferred_checks
-            from .inline import inline_calls
-            self.lines, self.spans = inline_calls(self.lines, self.spans, self.fresh)
-            self.lines, self.spans = self.guarded_folds(self.lines, self.spans)
-            self.lines, self.spans = _merged_charges(self.lines, self.spans)
-            self.lines, self.spans = deferred_checks(self.lines, self.spans)
-            # `c.holder` is only ever written for a component (e_Attr): of a
-            # variable, read without the property's call
-            self.lines = [_holder_read(line) if ".holder" in line else line
-                          for line in self.lines]
+            self._fast_passes()
         return Compiled("\n".join(self.lines) + "\n", self.spans, phases, setup, finish,
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
                         self.given, self.stocked if self.fast else None,
-                        "fast" if self.fast else "reference", self.places(modules), summary)
+                        "fast" if self.fast else "reference", self.places(modules), summary,
+                        dict(self.events_used), dict(self.windows_used), {})
+
+    def compile_extra(self, modules, extra, base: Compiled):
+        """A scenario's own functions (the module `extra`) against `base`,
+        the compiled `modules`: every definition is known as in a full
+        compile, but only the extra functions are checked and written, the
+        events and windows the base uses counting as used. (lines, spans)
+        of their code; the diagnostics are in self.diags, what they pass to
+        typed code in self.sites (see fits)."""
+        self._collect([*modules, extra])
+        self.events_used.update(base.events or {})
+        self.windows_used.update(base.windows or {})
+        done = set()
+        for it in extra.items:
+            if isinstance(it, A.Func) and it.name not in done:
+                done.add(it.name)
+                self.versions(f"f_{it.name}", self.chains[("function", it.name)])
+        # a handler or ability whose event or window only the extra code starts
+        for entry in self.handler_defs:
+            h = entry[1] if isinstance(entry, tuple) else entry
+            used = self.events_used.get(h.event)
+            if h.event not in (base.events or {}) and used is not None and \
+                    used[0] != len(h.params):
+                self.err(h, "ARITY", f"event {h.event!r} is triggered with {used[0]} "
+                         f"argument(s) but this handler takes {len(h.params)}")
+        for entry in self.ability_defs:
+            ab = entry[1] if isinstance(entry, tuple) else entry
+            used = self.windows_used.get(ab.window)
+            if ab.window not in (base.windows or {}) and used is not None and ab.params and \
+                    used[0] != len(ab.params) - 1:
+                self.err(ab, "ARITY", f"window {ab.window!r} passes {used[0]} argument(s) but "
+                         f"this ability takes {len(ab.params) - 1} after the player")
+        if self.fast:
+            self._fast_passes()
+        return self.lines, self.spans
+
+    def _fast_passes(self):
+        """The fast back end's passes over the written code."""
+        from .checks import deferred_checks
+        from .inline import inline_calls
+        self.lines, self.spans = inline_calls(self.lines, self.spans, self.fresh)
+        self.lines, self.spans = self.guarded_folds(self.lines, self.spans)
+        self.lines, self.spans = _merged_charges(self.lines, self.spans)
+        self.lines, self.spans = deferred_checks(self.lines, self.spans)
+        # `c.holder` is only ever written for a component (e_Attr): of a
+        # variable, read without the property's call
+        self.lines = [_holder_read(line) if ".holder" in line else line
+                      for line in self.lines]
+
+    def fits(self, extra, base: Compiled) -> bool:
+        """Whether the extra code compiled by compile_extra can run on base's
+        own code unchanged: everything it passes to a value the fast back end
+        typed is of that type (a full compile would type base alike), and it
+        puts pieces only where base's rules do and gives only pieces they give."""
+        if not set(self.given) <= set(base.given or ()):
+            return False
+        if base.stocked is not None:
+            for piece, where in self.stocked.items():
+                if not where <= base.stocked.get(piece, set()):
+                    return False
+        types = base.types or {}
+        own = {it.name for it in extra.items if isinstance(it, A.Func)}
+        own |= {f"f_{n}" for n in own}
+
+        def resolve(src, seen=()):
+            if isinstance(src, tuple):
+                if src in types:
+                    return types[src]
+                if len(src) > 1 and src[1] in own and src in self.sites and src not in seen:
+                    got = {resolve(x, seen + (src,)) for x in self.sites[src]} - {None}
+                    return got.pop() if len(got) == 1 else "any"
+                return "any"
+            return None if src == "none" else src
+
+        for key, srcs in self.sites.items():
+            want = types.get(key)
+            if want is None:
+                continue  # untyped in base's code: anything may come
+            for src in srcs:
+                got = resolve(src)
+                if got is None:
+                    if want.replace("list:", "") == "int":
+                        return False  # a number that may be none is untyped
+                elif got != want:
+                    return False
+        return True
 
     def places(self, modules) -> list:
         """Where each rule starts, and how a runtime failure names it (the
@@ -2109,7 +2203,7 @@ class Compiler:
         prev, mover = self.fresh("t"), self.fresh("w")
         if self.fast:  # Game.begin_turn and end_turn, written out
             self.emit(ind, f"{prev} = G.current; {mover} = G.current = {who}", s.span)
-            self.emit(ind, f"if G.logging: G.say(f\"-- {{{mover}.id}}'s turn --\")", s.span)
+            self.emit(ind, f"if G.logging: G.say_turn({mover})", s.span)
         else:
             self.emit(ind, f"{prev} = G.begin_turn({who}); {mover} = G.current", s.span)
         self.emit(ind, "try:", s.span)
@@ -2321,6 +2415,7 @@ def _typed(rs, modules, first, compiled, passes=8):
         for _ in range(passes):
             inferred = c.infer_params(lists)
             if inferred == assumed:
+                result.types = assumed
                 return result
             c = Compiler(rs, "fast", inferred, first.untyped)
             result = c.compile(modules)

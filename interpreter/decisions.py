@@ -68,7 +68,9 @@ class Decisions:
             return self._bot_choice(player, name, opts, labels, prefs, site, say)
         if n == 0:
             if self.logging:
-                self.say(f"{display(player)} has no legal option for {name}")
+                self.say(f"{display(player)} has no legal option for {name}",
+                         event={"kind": "decision", "player": player.id, "decision": name,
+                                "options": 0})
             if self.hooks is not None:
                 self.hooks(self, "asked", (player.id, name, [], None, None))
             return None
@@ -104,6 +106,9 @@ class Decisions:
         else:
             if lazy:
                 labels, lazy = [labels(o) for o in opts], False
+            if view is not None:  # ids in the labels (and places, seats) by their names
+                from .labels import names_for
+                view["names"] = names_for(self.program, labels)
             i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))
         label = labels(opts[i]) if lazy else labels[i]
         self.history.append((player.id, name, label))
@@ -146,6 +151,9 @@ class Decisions:
                 self._asked(player, name, [label], label, offer)
             return picked
         agent, view = self._agent_for(player, name)
+        if view is not None:
+            from .labels import names_for
+            view["names"] = names_for(self.program, [lab for lab, _ in offer.groups])
         counts = agent.pick_some(Decision(player.id, name, prompt, None, view, offer))
         label = "pass" if counts is None else offer.label(counts)
         self.history.append((player.id, name, label))
@@ -208,8 +216,8 @@ class Decisions:
             from .views import log_for, view_for
             view = view_for(self, player)
             seen = log_for(self, player)
-            view["log"] = seen[-50:]
-            view["log_size"] = len(seen)  # how many lines it has read in all (50 shown)
+            view["log"] = seen  # every line this seat may read, from the start
+            view["log_size"] = len(seen)
             if getattr(agent, "wants_summary", False):
                 view["summary"] = self.summary_for(player)
         return agent, view

@@ -21,7 +21,6 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
-_HERE = Path(__file__).resolve().parent
 _folder: Path | None | bool = None  # False: no usable cache this run
 _version: bytes | None = None
 # beyond either bound the oldest entries go, so the folder cannot grow forever
@@ -56,13 +55,12 @@ def _code_version() -> bytes:
         h = hashlib.sha256()
         # every file of the engine and its schemas: any change to the code
         # that reads, checks or compiles rules starts the cache afresh
-        files = sorted(_HERE.glob("*.py")) + sorted(_HERE.glob("*.lark")) + \
-            sorted((_HERE.parent / "schemas").glob("*.json"))
-        for p in files:
-            try:
-                h.update(p.name.encode() + b"\0" + p.read_bytes())
-            except OSError:
-                h.update(p.name.encode())
+        from .resources import engine_files
+        try:
+            for name, data in engine_files():
+                h.update(name.encode() + b"\0" + data)
+        except OSError:  # unreadable: a key no other run shares
+            h.update(os.urandom(16))
         # and the libraries whose objects the entries hold, by where and when
         # they were installed (importing them to ask their versions would
         # cost more than a warm run takes)

@@ -27,7 +27,7 @@ from .decisions import Decisions
 from .failures import friendly as _friendly, rule_at, with_subject
 from .views import entry_for, hidden_comps, scores_seen, sees, shown
 from .logwords import Words
-from .gamelog import GameLog
+from .gamelog import GameLog, public_place
 from .newgame import builder
 from .yamlio import plain
 from .state import (Comp, FrozenList, PieceRow, Side, Space, Table, ZeroRow, Zone, display,
@@ -82,7 +82,13 @@ class Program:
         ns = namespace()  # helpers only: no Python builtins reach generated code
         ns["NOMATCH"] = NOMATCH
         try:
-            code = compiled_code(compiled.source, RULES_FILE)
+            at = compiled.linked_at
+            if at:  # the shared part as kept; the scenario's part at its own lines
+                code = compiled_code(compiled.source[:at], RULES_FILE)
+                tail = compile("\n" * compiled.source.count("\n", 0, at) + compiled.source[at:],
+                               RULES_FILE, "exec")
+            else:
+                code, tail = compiled_code(compiled.source, RULES_FILE), None
         except (SyntaxError, RecursionError, MemoryError, ValueError, OverflowError) as e:
             # the checker keeps nesting below Python's own limits; this is the net
             span = self.span_of(getattr(e, "lineno", 0) or 0)
@@ -91,6 +97,8 @@ class Program:
                 "the rules here are nested too deeply for the engine",
                 hint="split the rule into functions")) from None
         exec(code, ns)  # generated from the checked AST, never from rule text
+        if tail is not None:
+            exec(tail, ns)
         self.ns = ns
         self.phases = [(name, ns[fn]) for name, fn in compiled.phases]
         self.setup = ns[compiled.setup] if compiled.setup else None
@@ -333,7 +341,16 @@ def load_program(path, extra=None, variant=None, options=None,
     Without extra, the checked ruleset and its compiled rules are kept as one
     entry, in this run and on disk, against the content of every file the
     loader may read: a run whose files have not changed since the last one
-    reads that entry and nothing else."""
+    reads that entry and nothing else.
+
+    With extra (a scenario's functions), the extra code is compiled alone
+    and linked onto that kept program, when it runs on the program's code
+    unchanged (Compiler.fits); otherwise, and whenever it has errors, the
+    ruleset is compiled again with it, as one."""
+    if extra:
+        linked = _linked(path, extra, variant, options, backend)
+        if linked is not None:
+            return linked
     stamp = fingerprint(Path(path)) if extra is None else None
     if stamp is None:
         rs, compiled, diags = _checked(path, extra, variant, options, backend)
@@ -355,6 +372,37 @@ def load_program(path, extra=None, variant=None, options=None,
         return None, diags
     try:
         return Program(rs, compiled, diags), diags
+    except DiagnosticError as e:
+        return None, diags + e.diagnostics
+
+
+def _linked(path, extra, variant, options, backend):
+    """(program, diagnostics) of the ruleset's kept program with the extra
+    functions linked on, or None when they must be compiled with it."""
+    from .compiler import Compiler
+
+    base, diags = load_program(path, None, variant, options, backend)
+    if base is None:
+        return None
+    rs, rdiags = load_ruleset(Path(path), variant, options)  # with its syntax trees
+    if any(d.severity == "error" for d in rdiags):
+        return None
+    extra_module = A.Module(list(extra))
+    c = Compiler(rs, backend)
+    lines, spans = c.compile_extra(rs.modules, extra_module, base.compiled)
+    if any(d.severity == "error" for d in c.diags) or not c.fits(extra_module, base.compiled):
+        return None
+    comp = base.compiled
+    places = sorted(set(comp.places or ()) | set(c.places([extra_module])))
+    decisions = dict(comp.decisions)
+    for name, span in c.decisions.items():
+        decisions.setdefault(name, span)
+    linked = dataclasses.replace(comp, source=comp.source + "\n".join(lines) + "\n",
+                                 linemap=list(comp.linemap) + list(spans), decisions=decisions,
+                                 places=places, linked_at=len(comp.source))
+    diags = list(diags) + c.diags
+    try:
+        return Program(base.rs, linked, diags), diags
     except DiagnosticError as e:
         return None, diags + e.diagnostics
 
@@ -650,7 +698,9 @@ class Game(Decisions, GameLog):
             self.score_track.append(("end", self.scores()))
         self._hook("after", "finish")
         if self.logging:
-            self.say("game over: " + (", ".join(w.id for w in self.winners) or "no winner"))
+            self.say("game over: " + (", ".join(w.id for w in self.winners) or "no winner"),
+                     event={"kind": "end", "winners": [w.id for w in self.winners],
+                            "scores": self.scores()})
         return self
 
     def _rounds(self, start):
@@ -682,7 +732,8 @@ class Game(Decisions, GameLog):
                 self.current = None
                 self._hook("before", name)
                 if self.logging:
-                    self.say(f"== round {r}: {name} ==")
+                    self.say(f"== round {r}: {name} ==",
+                             event={"kind": "phase", "round": r, "phase": name})
                 fn(self)
                 self._hook("after", name)
             if skipping:
@@ -700,13 +751,20 @@ class Game(Decisions, GameLog):
             scores = self.scores()
             if scores_seen(self, None, scores):
                 self.say(f"after round {r}: " + ", ".join(
-                    f"{pid} {display(v)}" for pid, v in scores.items()))
+                    f"{pid} {display(v)}" for pid, v in scores.items()),
+                    event={"kind": "scores", "round": r, "scores": scores})
             else:  # a score behind a screen: each player reads its own
                 for p in self.players:
                     if scores_seen(self, p, scores):
-                        self.say(f"after round {r}: {p.id} {display(scores[p.id])}", [p.id])
+                        self.say(f"after round {r}: {p.id} {display(scores[p.id])}", [p.id],
+                                 event={"kind": "scores", "round": r,
+                                        "scores": {p.id: scores[p.id]}})
         for entry in self.log[start:]:
             entry["summary"] = True
+            if entry.get("event", {}).get("kind") == "log":
+                entry["event"] = {"kind": "summary"}
+                if "others_event" in entry:
+                    entry["others_event"] = {"kind": "summary"}
 
     def summary_for(self, side) -> list | None:
         """The ruleset's `summary` as `side` may read it now (the board summary
@@ -857,8 +915,11 @@ class Game(Decisions, GameLog):
         prev = self.current
         self.current = who
         if self.logging:
-            self.say(f"-- {who.id}'s turn --")
+            self.say_turn(who)
         return prev
+
+    def say_turn(self, who):
+        self.say(f"-- {who.id}'s turn --", event={"kind": "turn", "player": who.id})
 
     def end_turn(self, prev):
         self.current = prev
@@ -1097,15 +1158,18 @@ class Game(Decisions, GameLog):
         if self.logging and short:
             self.say_at(f"{owner.id} has only {have} {piece} left in supply: "
                         f"{'places ' + str(have) if have else 'places none'} at {{0}}",
-                        loc, short=True)
+                        loc, short=True, event={"kind": "place", "player": owner.id,
+                                                "piece": piece, "count": have, "short": n})
         if n <= 0:
             return 0
         setattr(owner, a, have - n)
         getattr(loc, a).counts[owner.index] += n
         if self.logging and not short:
-            if say is None or not self.say_event(say, n, None, None):
+            event = {"kind": "place", "player": owner.id, "piece": piece, "count": n,
+                     "at": public_place(loc)}
+            if say is None or not self.say_event(say, n, None, None, event=event):
                 self.say_at(f"{owner.id} places {self.program.words.pieces_of(piece, n)} "
-                            "at {0}", loc)
+                            "at {0}", loc, event=event)
         return n
 
     def remove(self, piece, owner, loc, n):
@@ -1122,7 +1186,8 @@ class Game(Decisions, GameLog):
                 total += k
                 if self.logging:
                     self.say_at(f"{o.id} loses {self.program.words.pieces_of(piece, k)} "
-                                "at {0}", loc)
+                                "at {0}", loc, event={"kind": "remove", "player": o.id,
+                                                      "piece": piece, "count": k})
         return total
 
     def transfer(self, piece, owner, src, dst, n, say=None):
@@ -1133,9 +1198,12 @@ class Game(Decisions, GameLog):
         if k > 0:
             a[owner.index] = have - k
             getattr(dst, attr).counts[owner.index] += k
-            if self.logging and (say is None or not self.say_event(say, k, None, None)):
+            event = {"kind": "transfer", "player": owner.id, "piece": piece, "count": k}
+            if self.logging and (say is None or not self.say_event(
+                    say, k, None, None, event={**event, "from": public_place(src),
+                                               "to": public_place(dst)})):
                 self.say_at(f"{owner.id} moves {self.program.words.pieces_of(piece, k)} "
-                            "from {0} to {1}", src, dst)
+                            "from {0} to {1}", src, dst, event=event)
         return k
 
     def give(self, piece, n, giver, taker, say=None):
@@ -1147,9 +1215,11 @@ class Game(Decisions, GameLog):
             setattr(giver, a, have - k)
             setattr(taker, a, getattr(taker, a) + k)
             if self.logging:
-                if say is None or not self.say_event(say, k, None, None):
+                event = {"kind": "give", "player": giver.id, "to": taker.id, "piece": piece,
+                         "count": k}
+                if say is None or not self.say_event(say, k, None, None, event=event):
                     self.say(f"{giver.id} gives {self.program.words.pieces_of(piece, k)} "
-                             f"to {taker.id}")
+                             f"to {taker.id}", event=event)
         return k
 
     def pay(self, amount, payer, payee, say=None):
@@ -1191,8 +1261,11 @@ class Game(Decisions, GameLog):
         return amount
 
     def _log_pay(self, amount, payer, payee, say, how=""):
-        if say is None or not self.say_event(say, amount, None, None):
-            self.say(f"{payer.id} pays {amount} to {payee.id}{how}")
+        event = {"kind": "pay", "player": payer.id, "to": payee.id, "amount": amount}
+        if how:
+            event["change"] = True
+        if say is None or not self.say_event(say, amount, None, None, event=event):
+            self.say(f"{payer.id} pays {amount} to {payee.id}{how}", event=event)
 
     def _change_for(self, amount, payer, payee):
         """The notes payer hands over for `amount` once the bank (or someone)
@@ -1291,7 +1364,8 @@ class Game(Decisions, GameLog):
                 if rig is not None and not rig.told:
                     rig.told = True
                     if self.logging:
-                        self.say("rig exhausted; seeded dice from here")
+                        self.say("rig exhausted; seeded dice from here",
+                                 event={"kind": "note"})
                 sides = d.u_sides
                 # randint(1, sides) draws exactly this, through two more calls
                 d.u_value = 1 + rng._randbelow(sides) if type(sides) is int and sides > 0 \

@@ -11,11 +11,51 @@ from __future__ import annotations
 from .failures import friendly as _friendly
 from .limits import MAX_LOG
 from .logwords import and_list, count_of
-from .state import Comp, RuleError, Side, display
+from .state import Comp, RuleError, Side, Zone, display
 from .views import hidden_comps, knowers, shown, viewers
 
 
 _ALL = object()  # a log line for everyone
+
+
+# ------------------------------------------------------------ events as data
+# Beside its words, each entry carries `event`: what happened as data
+# (schemas/log.schema.json), and, when some seats may not see all of it,
+# `others_event`: the same event as those seats may know it (a component
+# they may not see is only its kind, counted: never its id).
+def item(words, c) -> dict:
+    """A component in an event: its id, kind and (when it has one of its
+    own) name."""
+    out = {"id": c.id, "kind": c.kind}
+    name = words.names.get(c.id)
+    if name is not None and name != c.id:
+        out["name"] = name
+    return out
+
+
+def counts(comps) -> list:
+    """Components as a reader who may not see them knows them: how many of
+    each kind, in a fixed order."""
+    kinds: dict = {}
+    for c in comps:
+        kinds[c.kind] = kinds.get(c.kind, 0) + 1
+    return [{"kind": k, "count": kinds[k]} for k in sorted(kinds)]
+
+
+def place_ref(p, hidden=False) -> dict:
+    """Where pieces are: a space or a component (a component some reader
+    may not see: its kind only)."""
+    if type(p) is Comp:
+        return {"kind": p.kind} if hidden else {"component": p.id, "kind": p.kind}
+    if type(p) is Zone:
+        return {"zone": p.id}
+    return {"space": getattr(p, "id", str(p))}
+
+
+def public_place(p) -> dict:
+    """place_ref for a line everyone reads: a component lying where some
+    seat may not see it is only its kind."""
+    return place_ref(p, type(p) is Comp and viewers(p.zone) is not None)
 
 
 class GameLog:
@@ -30,14 +70,21 @@ class GameLog:
         entry = {"round": self.round, "phase": self.phase, "text": text, "see": see}
         if others is not None:
             entry["others"] = others
+        elif "others_event" in extra:  # nobody reads another text: nor other data
+            del extra["others_event"]
+        if extra.get("others_event", 0) is None:
+            del extra["others_event"]
         entry.update(extra)
         self.log.append(entry)
 
-    def say_secret(self, text, seers, others, **extra):
-        """Log an event some seats may not see: public when everyone may."""
+    def say_secret(self, text, seers, others, others_event=None, **extra):
+        """Log an event some seats may not see: public when everyone may
+        (`others_event`: the event's data as the others know it)."""
         if seers is None:
             self.say(text, **extra)
         else:
+            if others is not None and others_event is not None:
+                extra["others_event"] = others_event
             self.say(text, sorted(seers), others, **extra)
 
     log_failures = ()  # diagnostics of log texts that failed (Game.text_of)
@@ -62,7 +109,8 @@ class GameLog:
             d = self._runtime_error(str(e) if isinstance(e, RuleError) else
                                     _friendly(e)).diagnostics[0]
             self.log_failures = (*self.log_failures, d)
-            self.say(f"(a log text failed at {d.path}:{d.line}: {d.message})", [])
+            self.say(f"(a log text failed at {d.path}:{d.line}: {d.message})", [],
+                     event={"kind": "note"})
             return None
         finally:
             self.fuel = fuel
@@ -82,21 +130,23 @@ class GameLog:
             if not isinstance(sides, list) or any(not isinstance(x, Side) for x in sides):
                 raise RuleError(f"a log line is for sides, not {display(to)}")
             readers = {x.id for x in sides}
+        event = {"kind": "log"}
         if not hidden:
-            self.say(text) if readers is None else self.say(text, sorted(readers))
+            self.say(text, event=event) if readers is None else \
+                self.say(text, sorted(readers), event=event)
             return
         seers = set.intersection(*(set(knowers(c)) for c in hidden))
         hide = set(hidden)
         shown_text = "".join(p if i % 2 == 0 else shown(p, hide, say, ", ")
                              for i, p in enumerate(parts))
         if readers is None:
-            self.say(text, sorted(seers), shown_text)
+            self.say(text, sorted(seers), shown_text, event=event, others_event=event)
             return
         # only the readers read it: those who may see the components as it is
         if readers & seers:
-            self.say(text, sorted(readers & seers))
+            self.say(text, sorted(readers & seers), event=event)
         if readers - seers:
-            self.say(shown_text, sorted(readers - seers))
+            self.say(shown_text, sorted(readers - seers), event=event)
 
     def say_at(self, template, *places, **extra):
         """A line about pieces at places (spaces or components): a component
@@ -105,12 +155,19 @@ class GameLog:
         words = self.program.words
         hidden = [p for p in places if type(p) is Comp and viewers(p.zone) is not None]
         text = template.format(*(words.place(p) for p in places))
+        event = extra.pop("event", None)
+        if event is not None:  # the places, as {at} or {from, to}
+            keys = ("at",) if len(places) == 1 else ("from", "to")
+            extra["event"] = {**event, **{k: place_ref(p) for k, p in zip(keys, places)}}
         if not hidden:
             self.say(text, **extra)
             return
         seers = set.intersection(*(set(knowers(c)) for c in hidden))
         shown = template.format(*(f"a {p.kind}" if p in hidden else words.place(p)
                                   for p in places))
+        if event is not None:
+            extra["others_event"] = {**event, **{k: place_ref(p, p in hidden)
+                                                 for k, p in zip(keys, places)}}
         self.say(text, sorted(seers), shown, **extra)
 
     def say_event(self, say, subject, seers, others, **extra):
@@ -130,8 +187,10 @@ class GameLog:
             return "decision" not in extra
         if hidden:
             know = set.intersection(*(set(knowers(c)) for c in hidden))
-            if seers is None:
+            if seers is None:  # a public event told in words that name a secret
                 hide = set(hidden)
+                if "event" in extra:
+                    extra["others_event"] = extra["event"]
                 self.say(text, sorted(know), "".join(
                     p if i % 2 == 0 else shown(p, hide, words, ", ")
                     for i, p in enumerate(parts)), **extra)
@@ -176,6 +235,18 @@ class GameLog:
         # the table reads neither the note (forced, or how a bot ranked) nor the count
         public = "" if name.startswith("choice@") else f" ({name})"
         others = None if not hidden else f"{who} chooses {count_of(hidden)}{public}"
+        event = {"kind": "decision", "player": player.id, "decision": name, "choice": label}
+        items = [v for v in values if type(v) is Comp]
+        if items:
+            event["items"] = [item(self.program.words, c) for c in items]
+        for k in ("options", "forced", "bot"):
+            if k in extra:
+                event[k] = extra[k]
+        secret = None if not hidden else {"kind": "decision", "player": player.id,
+                                          "decision": name, "items": counts(hidden)}
+        if extra.get("bot"):
+            secret = secret and {**secret, "bot": True}
+        extra = dict(extra, event=event, others_event=secret)
         if say is None or not self.say_event(say, label, seers, others, decision=name,
                                              player=player.id, **extra):
             self.say_secret(text, seers, others, decision=name, player=player.id, **extra)
@@ -187,8 +258,12 @@ class GameLog:
         names = and_list([s.id for s in sides])
         verb = "sees" if len(sides) == 1 else "see"
         where = words.zone(comp.zone)
+        event = {"kind": "reveal", "to": [s.id for s in sides], "zone": comp.zone.id
+                 if comp.zone is not None else None}
         self.say_secret(f"{names} {verb} {words.comp(comp)} in {where}", knowers(comp),
-                        f"{names} {verb} {count_of([comp])} in {where}")
+                        f"{names} {verb} {count_of([comp])} in {where}",
+                        event={**event, "items": [item(words, comp)]},
+                        others_event={**event, "items": counts([comp])})
 
     def _log_moves(self, moved, dest, top=True, say=None, subject=None):
         """One sentence per source zone: "Old Coin goes from market to
@@ -218,17 +293,31 @@ class GameLog:
             verb = "goes" if n == 1 else "go"
             others = None if seers is None else \
                 f"{count_of(comps)} {'goes' if len(comps) == 1 else 'go'} {where}"
-            lines.append((f"{what} {verb} {where}", seers, others))
+            part = {"from": src.id if src is not None else None}
+            shown_part = {**part, "items": [item(words, c) for c in comps]}
+            secret_part = {**part, "items": counts(comps)} if seers is not None else shown_part
+            lines.append((f"{what} {verb} {where}", seers, others, shown_part, secret_part,
+                          len(comps)))
+        head = {"kind": "move", "to": dest.id}
+        if dest in groups:  # a deck put in order
+            head["position"] = "top" if top else "bottom"
+
+        def event(ls, k):  # the move's data: per source zone, what went
+            return {**head, "moves": [x[k] for x in ls], "count": sum(x[5] for x in ls)}
+
+        def say_line(line):
+            self.say_secret(*line[:3], event=event([line], 3), others_event=event([line], 4))
         if say is None:
             for line in lines:
-                self.say_secret(*line)
+                say_line(line)
         elif lines:  # the rule's one line, read by those who see every part of the move
-            hidden = [seers for _, seers, _ in lines if seers is not None]
+            hidden = [x[1] for x in lines if x[1] is not None]
             seers = set.intersection(*hidden) if hidden else None
-            others = "; ".join(o if o is not None else t for t, _, o in lines)
-            if not self.say_event(say, subject, seers, others if hidden else None):
+            others = "; ".join(x[2] if x[2] is not None else x[0] for x in lines)
+            if not self.say_event(say, subject, seers, others if hidden else None,
+                                  event=event(lines, 3), others_event=event(lines, 4)):
                 for line in lines:
-                    self.say_secret(*line)
+                    say_line(line)
 
     def _log_draw(self, drawn, src, dst, say=None, subject=None):
         """`draw`: one sentence for all the cards drawn, "boss3 draws Informant
@@ -248,9 +337,13 @@ class GameLog:
             tail = f" from {words.zone(src)} to {words.zone(dst)}"
             text = f"{what} {'is' if n == 1 else 'are'} drawn{tail}"
             others = f"{hid} {'is' if n == 1 else 'are'} drawn{tail}"
+        event = {"kind": "draw", "player": dst.holder.id if dst.holder is not None else None,
+                 "from": src.id, "to": dst.id, "count": len(drawn)}
+        data = {"event": {**event, "items": [item(words, c) for c in drawn]},
+                "others_event": {**event, "items": counts(drawn)}}
         if say is None or not self.say_event(say, subject, seers,
-                                             others if seers is not None else None):
-            self.say_secret(text, seers, others)
+                                             others if seers is not None else None, **data):
+            self.say_secret(text, seers, others, **data)
 
     def _log_roll(self, dice, say=None, subject=None):
         """One sentence per zone rolled, subject first: "red rolls 4 and 2"
@@ -272,6 +365,11 @@ class GameLog:
             others = None if seers is None else \
                 f"{who.id + ' rolls' if who is not None else 'rolled:'} " \
                 f"{count_of(group, 'die', 'dice')} in {words.zone(z)}"
-            if say is not None and self.say_event(say, subject, seers, others):
+            event = {"kind": "roll", "player": who.id if who is not None else None,
+                     "zone": z.id if z is not None else None, "count": len(group)}
+            data = {"event": {**event, "dice": [{"id": d.id, "value": d.u_value}
+                                                for d in group]},
+                    "others_event": event}
+            if say is not None and self.say_event(say, subject, seers, others, **data):
                 return  # the rule's line says the whole roll
-            self.say_secret(text, seers, others)
+            self.say_secret(text, seers, others, **data)

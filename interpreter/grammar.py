@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark import __version__ as lark_version
@@ -18,8 +17,8 @@ from .diagnostics import Diagnostic, DiagnosticError
 from .diskcache import folder as cache_folder
 from .limits import MAX_NESTING, MAX_NUMBER
 from .parser import Source
+from .resources import grammar_text
 
-_GRAMMAR = Path(__file__).with_name("rules.lark")
 
 
 class _Newlines:
@@ -123,7 +122,7 @@ def _cache_file() -> str | bool:
     if where is None:
         return False
     # the grammar, the Lark version and how this module builds the parser
-    key = _GRAMMAR.read_bytes() + lark_version.encode() + _lark.__code__.co_code
+    key = grammar_text().encode("utf-8") + lark_version.encode() + _lark.__code__.co_code
     return os.path.join(where, f"grammar-{hashlib.sha256(key).hexdigest()[:16]}.lark")
 
 
@@ -131,7 +130,7 @@ def _lark() -> Lark:
     global _parser
     if _parser is None:
         _parser = Lark(
-            _GRAMMAR.read_text(encoding="utf-8"),
+            grammar_text(),
             parser="lalr",
             start=["start", "expr", "stmts"],
             propagate_positions=True,

@@ -401,25 +401,35 @@ def _tally(items, c: _Counts, labels: dict):
 def cover(path, games=20, seed=0, agents="random", variant=None, options=None, players=None,
           scenarios=True, max_steps=None, fmt="text") -> dict:
     """The coverage report as plain data (see the module's docstring)."""
+    return cover_all(path, [variant], games, seed, agents, options, players, scenarios,
+                     max_steps, fmt)[0]
+
+
+def cover_all(path, variants, games=20, seed=0, agents="random", options=None, players=None,
+              scenarios=True, max_steps=None, fmt="text") -> list:
+    """One report per variant (None: the base game), from one run of the
+    scenarios, which every report counts, and `games` random games of each."""
     from .scenario import run_scenario_file
 
     root = Path(path)
-    options = dict(options or {})
-    program = _program(path, "json" if fmt == "json" else "text", variant, options,
-                       backend="reference")
-    seated = _seated(program, options, players)
-    _agents(agents, program, seed, seated, players)  # a bad --agents fails here
-    # the full ruleset (syntax trees kept): a program not shared with the cache
-    full, diags = load_program(path, [], variant=variant, options=options, backend="reference")
-    if full is None:
-        program_errors = [d for d in diags if d.severity == "error"]
-        from .cli import _fail
-        _fail(program_errors)
-    rootreal = os.path.realpath(root)
-    items = _items(full, rootreal)
+    plans = []
+    for variant in variants:
+        opts = dict(options or {})
+        program = _program(path, "json" if fmt == "json" else "text", variant, opts,
+                           backend="reference")
+        seated = _seated(program, opts, players)
+        _agents(agents, program, seed, seated, players)  # a bad --agents fails here
+        # the full ruleset (syntax trees kept): a program not shared with the cache
+        full, diags = load_program(path, [], variant=variant, options=opts,
+                                   backend="reference")
+        if full is None:
+            program_errors = [d for d in diags if d.severity == "error"]
+            from .cli import _fail
+            _fail(program_errors)
+        plans.append(_Plan(variant, program, full, seated, _items(full, os.path.realpath(root))))
     tracer = Tracer()
-    warnings, ran_scenarios, labels = [], [], {}
-    mine = tracer.add(full)
+    warnings, ran_scenarios = [], []
+    mine = {id(tracer.add(plan.full)) for plan in plans}
     if scenarios:
         with _reference_scenarios(tracer):
             for f in _scenario_files(root):
@@ -440,9 +450,31 @@ def cover(path, games=20, seed=0, agents="random", variant=None, options=None, p
                     if res.game is not None:
                         tracer.add(res.game.program).histories.append(res.game.history)
                 for key, c in list(tracer.progs.items()):  # counted, then let go
-                    if c is not mine:
-                        _tally(items, c, labels)
+                    if id(c) not in mine:
+                        for plan in plans:
+                            _tally(plan.items, c, plan.labels)
                         del tracer.progs[key]
+    return [_report(plan, tracer, games, seed, agents, players, max_steps, ran_scenarios,
+                    list(warnings)) for plan in plans]
+
+
+@dataclass
+class _Plan:
+    variant: str | None
+    program: object
+    full: object
+    seated: dict
+    items: list
+    labels: dict = field(default_factory=dict)
+
+
+def _report(plan, tracer, games, seed, agents, players, max_steps, ran_scenarios,
+            warnings) -> dict:
+    """One variant's random games, then its report."""
+    full, seated, items, labels, variant = (plan.full, plan.seated, plan.items, plan.labels,
+                                            plan.variant)
+    program = plan.program
+    mine = tracer.add(full)
     failed = 0
     for s in range(seed, seed + games):
         game = None

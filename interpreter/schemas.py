@@ -10,15 +10,16 @@ from __future__ import annotations
 import copy
 import json
 
-from .yamlio import SCHEMA_DIR
+from .resources import schema_text
 
 # a file's `kind:` -> its schema (a variant and an overlay share one)
 KINDS = {"game": "game", "components": "components", "board": "board", "tables": "tables",
-         "variant": "overlay", "overlay": "overlay", "scenario": "scenario", "save": "save"}
+         "variant": "overlay", "overlay": "overlay", "scenario": "scenario", "save": "save",
+         "log": "log"}
 
 
 def _load(name: str) -> dict:
-    return json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return json.loads(schema_text(f"{name}.schema.json"))
 
 
 def bundled(kind: str) -> dict:

@@ -163,6 +163,10 @@ def entry_for(entry: dict, sid: str | None) -> dict | None:
     out = {k: entry[k] for k in PUBLIC_FIELDS if k in entry}
     out["text"] = others
     out["see"] = "all"
+    if "others_event" in entry:  # the event as those who may not see it know it
+        out["event"] = entry["others_event"]
+    if entry.get("summary"):
+        out["summary"] = True
     return out
 
 

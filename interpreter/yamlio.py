@@ -27,13 +27,13 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from .diagnostics import Diagnostic
 from .diskcache import cached
+from .resources import schema_names, schema_text
 from .limits import (MAX_FILE_BYTES, MAX_NUMBER, MAX_PATH_CHARS, MAX_YAML_DEPTH,
                      MAX_YAML_NODES)
 
 __all__ = ["read_text", "is_dir", "is_file", "exists", "path_too_long", "line_col", "shorten",
            "load_yaml", "position", "walk", "plain", "schema_diagnostics", "validator"]
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
 # ------------------------------------------------------------------ paths and files
@@ -411,9 +411,9 @@ def _registry():
     from referencing import Registry, Resource
 
     resources = []
-    for f in SCHEMA_DIR.glob("*.schema.json"):
-        schema = json.loads(f.read_text(encoding="utf-8"))
-        resources.append((f.name, Resource.from_contents(schema)))
+    for name in schema_names():
+        schema = json.loads(schema_text(name))
+        resources.append((name, Resource.from_contents(schema)))
     return Registry().with_resources(resources)
 
 
@@ -439,7 +439,7 @@ def _validator_class():
 @lru_cache(maxsize=None)
 def validator(name: str):
     """The checker of schemas/<name>.schema.json (a jsonschema validator)."""
-    schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    schema = json.loads(schema_text(f"{name}.schema.json"))
     return _validator_class()(schema, registry=_registry())
 
 

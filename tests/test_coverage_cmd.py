@@ -142,21 +142,55 @@ def test_a_broken_ruleset_exits_1_with_a_located_message(tmp_path):
 
 # random games the shipped rulesets are covered with, besides their scenarios
 GAMES = 5
-SHIPPED = ["smile_and_gun", "chicago", "moonshine_kingdom", "scarface_1920"]
-VARIANTS = [("smile_and_gun", "solo"), ("moonshine_kingdom", "blood-oath")]
+# each shipped ruleset: the base game and the variants held to full coverage
+# on their own (PARTIAL: only their own files), all from one run of its
+# scenarios, shared by its tests (grouped on one pytest-xdist worker)
+SHIPPED = {"smile_and_gun": [None, "solo"], "chicago": [None],
+           "moonshine_kingdom": [None, "blood-oath"], "scarface_1920": [None, "solo"]}
+PARTIAL = [("scarface_1920", "solo")]
+_REPORTS: dict = {}
 
 
-@pytest.mark.parametrize("name,variant", [(n, None) for n in SHIPPED] + VARIANTS)
+def shipped_report(name, variant):
+    if name not in _REPORTS:
+        from interpreter.rulecoverage import cover_all
+        variants = SHIPPED[name]
+        _REPORTS[name] = dict(zip(variants, cover_all(ROOT / "rules" / name, variants,
+                                                      games=GAMES, fmt="json")))
+    return _REPORTS[name][variant]
+
+
+def _cases(partial):
+    return [pytest.param(n, v, marks=pytest.mark.xdist_group(f"coverage-{n}"),
+                         id=f"{n}-{v or 'base'}")
+            for n, vs in SHIPPED.items() for v in vs if ((n, v) in PARTIAL) == partial]
+
+
+@pytest.mark.parametrize("name,variant", _cases(partial=False))
 def test_every_shipped_rule_and_card_is_reached_or_unreachable_by_design(name, variant):
     """The scenarios and a few seeded random games reach every item of the
     game, or game.yaml (variant.yaml) says why it cannot run; no listed name
     is stale."""
-    from interpreter.rulecoverage import cover
-    rep = cover(ROOT / "rules" / name, games=GAMES, variant=variant, fmt="json")
+    rep = shipped_report(name, variant)
+    assert rep["variant"] == variant
     assert rep["never_ran"] == [], rep["never_ran"]
     assert rep["warnings"] == [], rep["warnings"]
     assert rep["failed_games"] == 0 and all(s["ok"] for s in rep["scenarios"])
+    assert len(rep["scenarios"]) == len(list((ROOT / "rules" / name).rglob("*.scenario.yaml")))
     assert all(it["why"] for it in rep["by_design"])
+
+
+def test_one_run_of_the_scenarios_counts_for_every_variant(tmp_path):
+    """cover_all: each variant's report is what cover() gives it alone."""
+    from interpreter.rulecoverage import cover, cover_all
+    folder, _ = race(tmp_path)
+    variant = folder / "variants" / "long"
+    variant.mkdir(parents=True)
+    (variant / "variant.yaml").write_text("kind: variant\nid: long\nname: Long\n")
+    both = cover_all(folder, [None, "long"], games=2, fmt="json")
+    assert both == [cover(folder, games=2, fmt="json"),
+                    cover(folder, games=2, variant="long", fmt="json")]
+    assert [r["variant"] for r in both] == [None, "long"]
 
 
 def test_a_variant_lists_what_it_cannot_reach_on_its_own(tmp_path):
@@ -194,13 +228,9 @@ def test_an_overlay_may_not_list_unreachable_items(tmp_path):
 # A variant that plays only part of its base game: its own files are reached
 # in full (or listed in its variant.yaml); the base game's items it shares are
 # held by the base game's test above, where its random games reach them.
-PARTIAL = [("scarface_1920", "solo")]
-
-
-@pytest.mark.parametrize("name,variant", PARTIAL)
+@pytest.mark.parametrize("name,variant", _cases(partial=True))
 def test_a_variant_reaches_every_rule_of_its_own(name, variant):
-    from interpreter.rulecoverage import cover
-    rep = cover(ROOT / "rules" / name, games=GAMES, variant=variant, fmt="json")
+    rep = shipped_report(name, variant)
     own = [it["name"] for it in rep["items"] if it["status"] == "never ran"
            and it["where"].startswith(f"variants/{variant}/")]
     assert own == []

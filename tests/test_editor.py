@@ -60,6 +60,11 @@ def test_a_printed_schema_stands_alone_and_checks_the_shipped_files(kind):
                                       "1", "--quiet", "--save", str(path)])
         assert r.exit_code == 0, r.output
         files = [(path, json.loads(path.read_text()))]
+    if kind == "log":  # a log is made by playing: one line of it per file
+        r = CliRunner().invoke(main, ["play", str(ROOT / "rules" / "examples" / "hidden_hands"),
+                                      "--seed", "1", "--format", "jsonl"])
+        assert r.exit_code == 0, r.output
+        files = [(f"line {i}", json.loads(line)) for i, line in enumerate(r.output.splitlines())]
     assert files, kind
     for f, doc in files:
         assert list(check.iter_errors(doc)) == [], f

@@ -187,8 +187,10 @@ def test_a_card_passed_face_down_is_a_card_to_the_table(hands):
     entry = next(e for e in game.log if e["text"].startswith("north chooses") and
                  e["text"].endswith("(pass)"))
     assert entry["see"] == ["north"] and entry["options"] == 3
-    assert set(entry_for(entry, "south")) == {"round", "phase", "player", "decision", "text",
-                                              "see"}
+    told = entry_for(entry, "south")
+    assert set(told) == {"round", "phase", "player", "decision", "text", "see", "event"}
+    assert told["event"] == {"kind": "decision", "player": "north", "decision": "pass",
+                             "items": [{"kind": "card", "count": 1}]}  # no label, no count
 
 
 def test_a_forced_play_reads_like_a_chosen_one(hands):

@@ -24,12 +24,13 @@ def test_a_person_answers_by_number_or_label_and_is_asked_again_on_bad_input():
              "view\n2\n" + "1\n" * 40)
     assert r.exit_code == 0, r.output
     out = r.output
-    assert "red (round 2, race): move by which die?" in out and "1. move:" in out
+    assert "red (round 2, race): move by which die?" in out
+    assert "1. move 5  (move:5)" in out  # the option in words, then its label
     assert "commands:" in out and "save FILE" in out  # ?
     assert "no option zzz (a number 1 to 2" in out  # an unknown answer
     assert "no option 9: 1 to 2" in out  # a number out of range
     assert "m starts 2 options" in out and "move:  starts 2 options" not in out
-    assert "you red: at " in out and "blue: at " in out  # the view
+    assert "you, Red: at " in out and "Blue: at " in out  # the view, by the seats' names
     assert "since your last decision:" in out and "blue chooses move:" in out
     assert "(winner)" in out  # the game played to its end
     assert "== round 1: race ==" not in out.split("(winner)")[-1]  # no designer's log after
@@ -100,7 +101,7 @@ def test_a_person_sees_only_what_their_seat_may(tmp_path):
     assert hidden, "the game should have had secrets"
     for text in hidden:
         assert text not in r.output, text
-    assert "street_life (" in r.output and " hidden)" in r.output
+    assert "street life (" in r.output and " hidden)" in r.output
 
 
 def test_human_seats_are_for_play_only():

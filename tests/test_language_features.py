@@ -470,7 +470,7 @@ def test_a_named_argument_belongs_in_a_call_only(tmp_path):
 def test_the_grammar_has_no_conflicts():
     from lark import Lark
     from interpreter import grammar as parser
-    Lark(parser._GRAMMAR.read_text(encoding="utf-8"), parser="lalr",
+    Lark(parser.grammar_text(), parser="lalr",
          start=["start", "expr", "stmts"], propagate_positions=True, maybe_placeholders=True,
          postlex=parser._Newlines(), strict=True)
 

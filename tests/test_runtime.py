@@ -99,6 +99,7 @@ def test_views_hide_what_is_in_the_bag(program):
 
 def test_agents_receive_a_decision_not_the_game(program):
     import gc
+    import types
 
     from interpreter.engine import Game as GameClass
 
@@ -110,14 +111,23 @@ def test_agents_receive_a_decision_not_the_game(program):
             self.views = 0
 
         def pick(self, d):
-            # nothing an agent holds leads back to the game object
+            # nothing an agent holds leads back to the game object: the walk
+            # follows every object and closure the decision reaches, but not
+            # classes and modules (shared code, which holds no game: walking
+            # the interpreter's whole heap at each pick took minutes)
             reachable, todo, seen = [], [d], set()
             while todo:
                 x = todo.pop()
-                if id(x) in seen or isinstance(x, (str, int, float, bool, type(None))):
+                if id(x) in seen or isinstance(x, (str, int, float, bool, type(None), type,
+                                                   types.ModuleType)):
                     continue
                 seen.add(id(x))
                 reachable.append(x)
+                if isinstance(x, types.FunctionType):  # its closure and defaults, not globals
+                    todo.extend(c.cell_contents for c in x.__closure__ or ())
+                    todo.extend(x.__defaults__ or ())
+                    todo.extend((x.__kwdefaults__ or {}).values())
+                    continue
                 todo.extend(gc.get_referents(x))
             assert not any(isinstance(x, GameClass) for x in reachable)
             assert d.player in ("green", "yellow") and d.labels
