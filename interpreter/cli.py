@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from . import terminal
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
 from .engine import (BACKENDS, Game, active_seats, load_program, option_problems, validate_ruleset,
@@ -115,20 +116,38 @@ def validate(paths, fmt, warnings):
     if fmt == "json":
         click.echo(render(shown, "json"))
     elif shown:
-        click.echo(render(shown), err=False)
+        click.echo(render(shown), err=True)  # diagnostics: stderr; the count: stdout
     if fmt == "text":
         click.echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s) in "
                    f"{len(paths)} path(s)")
     sys.exit(1 if errors else 0)
 
 
+def _usage(flag, diags, fmt="text"):
+    """A command-line mistake: a usage error (exit 2) naming the flag, with
+    the code and where the ruleset declares what the flag may be (asked for
+    JSON: the diagnostics as JSON, their messages naming the flag)."""
+    if fmt == "json":
+        import dataclasses
+        _fail([dataclasses.replace(d, message=f"{flag}: {d.message}") for d in diags], fmt, 2)
+    parts = []
+    for d in diags:
+        where = f", see {d.path}:{d.line}:{d.col}" if (d.line, d.col) != (1, 1) else ""
+        parts.append(f"{d.message} [{d.code}{where}]" + (f" ({d.hint})" if d.hint else ""))
+    raise click.UsageError(f"{flag}: " + "; ".join(parts))
+
+
 def _seated(program, options, players, fmt="text") -> dict:
-    """The options with `--players N` applied (OPTION error, exit 2, if the game
-    cannot seat N)."""
+    """The options with `--players N` applied (a usage error, exit 2, if the
+    game cannot seat N)."""
     try:
         return with_players(program.rs, options, players)
     except DiagnosticError as e:
-        _fail(e.diagnostics, fmt)
+        flag = f"--players {players}"
+        named = [k for k in options if any(f"option {k}=" in d.message for d in e.diagnostics)]
+        if named:
+            flag += " with --option " + ", ".join(f"{k}={options[k]}" for k in named)
+        _usage(flag, e.diagnostics, fmt)
 
 
 PLAYERS = click.option("--players", type=click.IntRange(1, 100), default=None,
@@ -147,14 +166,18 @@ def _program(path, fmt="text", variant=None, options=None, backend="fast"):
 
     problem = variant_problem(variant)
     if problem:
-        _fail([Diagnostic(str(path), 1, 1, "OPTION", problem)], fmt)
+        _usage(f"--variant {variant}", [Diagnostic(str(path), 1, 1, "OPTION", problem)], fmt)
     program, diags = load_program(path, variant=variant, options=options, backend=backend)
     if program is None:
         errors = [d for d in diags if d.severity == "error"]
+        missing = [d for d in errors if d.code == "OPTION" and d.message.startswith("no variant")]
+        if missing:
+            _usage(f"--variant {variant}", missing, fmt)
         _fail(errors, fmt, 2 if any(d.code == "OPTION" for d in errors) else None)
-    bad = option_problems(program.rs, options or {})
-    if bad:
-        _fail(bad, fmt)
+    for name, value in (options or {}).items():
+        bad = option_problems(program.rs, {name: value})
+        if bad:
+            _usage(f"--option {name}={value}", bad, fmt)
     return program
 
 
@@ -220,25 +243,39 @@ def _agents(spec, program, seed, options=None, players=None, table=None):
               help="Print the log as this seat (or an onlooker) may read it.")
 @PLAYERS
 @BACKEND
-def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, scenario, save,
-         replay, variant, max_steps, view, players, backend):
+@click.pass_context
+def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, scenario,
+         save, replay, variant, max_steps, view, players, backend):
     """Play one full game of the ruleset at PATH (with --replay, PATH may be left
     out: the saved game names its ruleset)."""
     fmt = "json" if as_json else "text"
     for flag, target in (("--log", log_file), ("--save", save)):
         _writable(flag, target)
     if scenario:
+        _ignored(ctx, "--scenario", ("seed", "opts", "variant", "players", "agents", "save",
+                                     "replay", "max_steps"), "the scenario file sets them")
         from .scenario import run_scenario_file
 
         result = run_scenario_file(Path(scenario), ruleset=path)
         if log_file and result.game is not None:
             _write_log(log_file, result.game)
+        if as_json:
+            out = {"scenario": str(scenario), "ok": result.ok, "checks": result.checks,
+                   "diagnostics": [d.to_json() for d in result.diagnostics]}
+            if result.game is not None:
+                out.update(_result(result.game, view))
+            click.echo(json.dumps(out))
+            sys.exit(0 if result.ok else 1)
+        if log_format != "text" and result.game is not None:
+            _print_formatted(result.game, result.game.program,
+                             {"seed": result.game.seed, **_result(result.game, view)},
+                             view, log_format)
         if result.ok:
             click.echo(f"{scenario}: passed ({result.checks} expectation(s))")
             sys.exit(0)
-        if result.game is not None and not quiet:  # what happened, up to the failure
-            click.echo("the log up to the failure:", err=True)
-            _print_log(result.game, view)
+        if result.game is not None and not quiet and log_format == "text":
+            click.echo("the log up to the failure:", err=True)  # what happened
+            _print_log(result.game, view, err=True)
         _fail(result.diagnostics)
     from .savegame import (load_save, replay_agents, saved_ruleset, variant_problem,
                            write_save)
@@ -246,6 +283,8 @@ def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, 
     options = _options(opts)
     saved = None
     if replay:
+        _ignored(ctx, "--replay", ("seed", "opts", "variant", "players"),
+                 "the saved game sets them")
         try:
             saved = load_save(Path(replay))
         except DiagnosticError as e:
@@ -331,17 +370,8 @@ def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, 
         _fail(failure, fmt)
     if table is not None and table.left:
         _leave(table, program, game, variant, specs, save, seed)
-    result = {
-        "ruleset": program.rs.id,
-        "variant": variant,
-        "seed": seed,
-        "options": dict(game.options),
-        "winner": game.winners[0].id if len(game.winners) == 1 else None,
-        "winners": [w.id for w in game.winners],
-        "scores": game.scores(),
-        "decisions": len(game.history),
-        "choices": [list(h) for h in game.history],
-    }
+    result = {"ruleset": program.rs.id, "variant": variant, "seed": seed,
+              "options": dict(game.options), **_result(game, view)}
     if as_json:
         click.echo(json.dumps(result))
         return
@@ -351,6 +381,36 @@ def play(path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, 
     if not quiet and (table is None or view is not None):  # people saw their own log
         _print_log(game, view)
     _print_result(program, result)
+
+
+def _result(game, view=None) -> dict:
+    """Who won, the scores and the choices made; with --view, only the
+    choices that seat (or an onlooker) may read in its log."""
+    if view is None:
+        choices = [list(h) for h in game.history]
+    else:
+        from .views import log_for
+        side = None if view == "public" else game.side_by_id(view)
+        choices = [[e["player"], e["decision"], e["choice"]] for e in log_for(game, side)
+                   if "choice" in e and not e.get("forced") and not e.get("bot")]
+    out = {"winner": game.winners[0].id if len(game.winners) == 1 else None,
+           "winners": [w.id for w in game.winners], "scores": game.scores(),
+           "decisions": len(choices), "choices": choices}
+    if view is not None:
+        out["view"] = view
+    return out
+
+
+def _ignored(ctx, flag, names, why):
+    """A note on stderr for each flag given on the command line that `flag`
+    makes pointless (it would otherwise be ignored silently)."""
+    from click.core import ParameterSource
+
+    shown = {p.name: p.opts[0] for p in ctx.command.params}
+    given = [shown[n] for n in names
+             if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
+    if given:
+        click.echo(f"note: {flag} ignores {', '.join(given)} ({why})", err=True)
 
 
 def _print_formatted(game, program, result, view, log_format):
@@ -466,7 +526,6 @@ def _print_log(game, view=None, last=None, err=False):
     """The designer's log (each secret once, marked with who may read it), or
     with --view the log one seat (or an onlooker) may read; its `last` lines
     only, if given."""
-    from rich.console import Console
     from rich.text import Text
 
     from .views import log_for
@@ -475,7 +534,7 @@ def _print_log(game, view=None, last=None, err=False):
         entries = game.log
     else:
         entries = log_for(game, None if view == "public" else game.side_by_id(view))
-    console = Console(highlight=False, stderr=err)
+    console = terminal.console(stderr=err)
     for entry in entries[-last:] if last else entries:
         text = entry["text"]
         see = entry.get("see", "all")
@@ -489,7 +548,6 @@ def _print_log(game, view=None, last=None, err=False):
 
 
 def _print_result(program, result):
-    from rich.console import Console
     from rich.table import Table
 
     table = Table()
@@ -498,7 +556,7 @@ def _print_result(program, result):
     for pid, score in result["scores"].items():
         mark = " (winner)" if pid in result["winners"] else ""
         table.add_row(_esc(pid + mark), _esc(score))
-    console = Console(highlight=False)
+    console = terminal.console()
     console.print(f"[bold]{_esc(program.rs.name)}[/bold] - seed {result['seed']}")
     console.print(table)
     winners = result["winners"]
@@ -577,11 +635,29 @@ def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, playe
     if as_json:
         click.echo(json.dumps(result))
     else:
-        click.echo(f"{games} games, {games - len(errors)} finished, {len(errors)} errors, "
-                   f"{gps:.1f} games/s; wins: {wins}")
-        for e in errors[:5]:
-            click.echo(f"  seed {e['seed']}: {e['error']}")
+        _print_simulation(program, result)
     sys.exit(1 if errors else 0)
+
+
+def _print_simulation(program, result):
+    from rich.table import Table
+
+    console = terminal.console()
+    games = result["games"]
+    console.print(f"[bold]{_esc(program.rs.name)}[/bold]: {games} games, "
+                  f"{result['finished']} finished, {result['errors']} with errors, "
+                  f"{result['games_per_second']:.1f} games/s")
+    if result["wins"]:
+        t = Table()
+        t.add_column("winner")
+        t.add_column("games", justify="right")
+        t.add_column("share", justify="right")
+        for who, n in sorted(result["wins"].items(), key=lambda kv: (-kv[1], str(kv[0]))):
+            t.add_row(_esc("tie or no winner" if who in (None, "tie") else who), str(n),
+                      f"{100 * n / games:.1f}%")
+        console.print(t)
+    for e in result["first_errors"]:
+        console.print(f"  seed {e['seed']}: {_esc(e['error'])}")
 
 
 @main.command()
@@ -612,10 +688,9 @@ def info(path, variant, opts, as_json, players):
     if as_json:
         click.echo(json.dumps(data, indent=1))
         return
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = terminal.console()
     console.print(f"[bold]{_esc(rs.name)}[/bold] ({_esc(rs.id)})"
                   + (f", variant {_esc(variant)}" if variant else ""))
     seats = ", ".join(f"{s['id']}{' (played by the rules)' if s['bot'] else ''}"
@@ -659,7 +734,7 @@ def info(path, variant, opts, as_json, players):
 
 # the designer's tools, each a command in a module of its own
 from . import lint as _lint, refdocs as _refdocs, report as _report, rulecoverage as _coverage  # noqa: E402
-from . import scaffold as _scaffold  # noqa: E402
+from . import bench as _bench, scaffold as _scaffold  # noqa: E402
 
-for _tool in (_lint, _refdocs, _coverage, _report, _scaffold):
+for _tool in (_lint, _refdocs, _coverage, _report, _scaffold, _bench):
     main.add_command(_tool.command)

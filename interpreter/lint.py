@@ -196,7 +196,7 @@ def command(path, fmt, show_allowed, list_codes):
             if f.allowed:
                 text += f"\n    accepted: {f.allowed}" if fmt == "full" else \
                     f" [accepted: {f.allowed}]"
-            click.echo(text)
+            click.echo(text, err=True)  # findings are diagnostics: stderr
         accepted = len(found) - len(open_)
         click.echo(f"{len(open_)} finding(s)" + (f", {accepted} accepted in game.yaml"
                                                   if accepted else ""))

@@ -146,11 +146,21 @@ def summarize(records: list, meta: dict, choices: dict | None = None) -> dict:
         shared = sum(1 for r in played if len(r["winners"]) > 1 and s in r["winners"])
         seats.append({"seat": s, **_rate(wins, len(played)), "shared_wins": shared})
     ties = sum(1 for r in done if len(r["winners"]) != 1)
-    first_wins = sum(1 for r in done if r["seats"] and r["winners"] == [r["seats"][0]])
-    expected = sum(1 / len(r["seats"]) for r in done if r["seats"]) / n if n else 0.0
-    firsts = sorted({r["seats"][0] for r in done if r["seats"]}, key=seat_order.index)
-    first = {"seats": firsts, **_rate(first_wins, n), "expected": _r(expected),
-             "advantage": _r(first_wins / n - expected) if n else 0.0}
+    # the player whose turn came first once the rounds began (a shuffled turn
+    # order makes it any seat), against the even share of its game
+    moved = [r for r in done if r.get("first") and r["seats"]]
+    m = len(moved)
+    first_wins = sum(1 for r in moved if r["winners"] == [r["first"]])
+    expected = sum(1 / len(r["seats"]) for r in moved) / m if m else 0.0
+    firsts = sorted({r["first"] for r in moved},
+                    key=lambda s: (seat_order.index(s) if s in seat_order else len(seat_order),
+                                   str(s)))
+    first = {"seats": firsts, **_rate(first_wins, m), "expected": _r(expected),
+             "advantage": _r(first_wins / m - expected) if m else 0.0,
+             "by_seat": [{"seat": s, **_rate(sum(1 for r in moved if r["first"] == s and
+                                                  r["winners"] == [s]),
+                                             sum(1 for r in moved if r["first"] == s))}
+                         for s in firsts]}
     margins = []
     for r in done:
         sc = r["scores"]
@@ -331,11 +341,17 @@ def _tables(rep: dict) -> list:
                 + [["tie", rep["finished"], rep["ties"],
                     _pct(rep["ties"] / rep["finished"]) if rep["finished"] else "-", "", ""]]))
     f = rep["first_player"]
-    out.append(("First player", "The seat that plays first, against an even share of the wins.",
-                ["first seat", "games", "wins", "win rate", "95% interval", "even share",
-                 "advantage"],
-                [[", ".join(f["seats"]), f["games"], f["wins"], _pct(f["rate"]), _ci(f),
-                  _pct(f["expected"]), f"{100 * f['advantage']:+.1f} points"]]))
+    if f["games"]:
+        out.append(("First player", "The player whose turn came first once the rounds began "
+                    "(whichever seat that was), against an even share of the wins.",
+                    ["moved first", "games", "wins", "win rate", "95% interval", "even share",
+                     "advantage"],
+                    [[b["seat"], b["games"], b["wins"], _pct(b["rate"]), _ci(b), "", ""]
+                     for b in f.get("by_seat", [])]
+                    + [["any seat", f["games"], f["wins"], _pct(f["rate"]), _ci(f),
+                        _pct(f["expected"]), f"{100 * f['advantage']:+.1f} points"]]))
+    else:
+        out.append(("First player", "No game had turns: nobody moved first.", [], []))
     stat_cols = ["games", "mean", "min", "p10", "median", "p90", "max"]
     rows = []
     for label, key in (("rounds played", "length"), ("score margin (1st - 2nd)", "margins"),
@@ -395,11 +411,12 @@ def _setup_line(rep: dict) -> str:
 def to_markdown(rep: dict) -> str:
     lines = [f"# {_md(_title(rep))}", "", _md(_setup_line(rep)), ""]
     for title, intro, header, rows in _tables(rep):
-        lines += [f"## {_md(title)}", "", _md(intro), "",
-                  "| " + " | ".join(_md(h) for h in header) + " |",
-                  "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
-        lines.append("")
+        lines += [f"## {_md(title)}", "", _md(intro), ""]
+        if header:
+            lines += ["| " + " | ".join(_md(h) for h in header) + " |",
+                      "|" + "---|" * len(header)]
+            lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
+            lines.append("")
     return "\n".join(lines)
 
 
@@ -411,67 +428,92 @@ def _svg(fig) -> str:
     return text[text.find("<svg"):]
 
 
-def plots(rep: dict) -> list:
-    """(title, inline SVG) for each chart."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+def charts(rep: dict) -> list:
+    """What each chart shows, as data (plots() draws them): a title, the
+    bars (x labels or numbers, heights, error bars), the axes' ranges and
+    labels. Counts over whole numbers (rounds, lead changes) get an axis
+    one step wider than the values on each side and whole-number ticks, so
+    a single value reads as one bar among its neighbours, not as the whole
+    axis; a count that is the same in every game is said in the report's
+    table instead."""
     out = []
     seats = rep["seats"]
     if seats:
-        fig, ax = plt.subplots(figsize=(6, 3))
-        xs = range(len(seats))
-        rates = [s["rate"] for s in seats]
-        err = [[s["rate"] - s["ci95"][0] for s in seats], [s["ci95"][1] - s["rate"] for s in seats]]
-        ax.bar(xs, rates, yerr=err, capsize=4, color="#4c78a8")
-        even = rep["first_player"]["expected"]
-        if even:
-            ax.axhline(even, color="#e45756", linestyle="--", label="even share")
-            ax.legend()
-        ax.set_xticks(list(xs), [str(s["seat"]) for s in seats],
-                      rotation=45 if len(seats) > 6 else 0)
-        ax.set_ylabel("win rate (95% interval)")
-        ax.set_ylim(0, 1)
-        out.append(("Win rate per seat", _svg(fig)))
-        plt.close(fig)
+        even = rep["first_player"]["expected"] or (1 / len(seats))
+        out.append({"title": "Win rate per seat", "kind": "bars",
+                    "x": [str(s["seat"]) for s in seats], "y": [s["rate"] for s in seats],
+                    "err": [[_r(s["rate"] - s["ci95"][0]) for s in seats],
+                            [_r(s["ci95"][1] - s["rate"]) for s in seats]],
+                    "line": {"y": _r(even), "label": "even share"},
+                    "ylim": [0, 1], "xlabel": "seat", "ylabel": "win rate (95% interval)"})
     for title, key, xlabel in (("Game length", "length", "rounds"),
                                ("Lead changes per game", "lead_changes", "lead changes")):
         hist = rep[key].get("histogram") or []
-        if not hist:
-            continue
-        fig, ax = plt.subplots(figsize=(6, 3))
-        ax.bar([h[0] for h in hist], [h[1] for h in hist], color="#72b7b2", width=0.8)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("games")
-        out.append((title, _svg(fig)))
-        plt.close(fig)
+        if not hist or (key == "lead_changes" and len(hist) == 1):
+            continue  # no histogram, or every game alike: the table says it
+        xs = [h[0] for h in hist]
+        out.append({"title": title, "kind": "counts", "x": xs, "y": [h[1] for h in hist],
+                    "xlim": [min(xs) - 1, max(xs) + 1], "xlabel": xlabel, "ylabel": "games"})
     names = [s["seat"] for s in seats]
     for name, opt in rep["options"].items():
         values = opt["values"]
         if not 2 <= len(values) <= 30 or not names:
             continue
-        fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(values) * len(names) / 2), 3))
-        width = 0.8 / len(names)
-        for i, seat in enumerate(names):
-            ax.bar([j + i * width for j in range(len(values))],
-                   [v["seats"][seat]["rate"] for v in values], width, label=str(seat))
-        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(values))],
-                      [str(v["value"]) for v in values],
-                      rotation=45 if len(values) > 4 else 0, ha="right" if len(values) > 4
-                      else "center")
-        ax.set_ylabel("win rate")
-        ax.set_ylim(0, 1)
-        ax.legend(fontsize="small")
-        out.append((f"Win rate by option {name}", _svg(fig)))
-        plt.close(fig)
+        out.append({"title": f"Win rate by option {name}", "kind": "grouped",
+                    "x": [str(v["value"]) for v in values],
+                    "groups": {str(seat): [v["seats"][seat]["rate"] for v in values]
+                               for seat in names},
+                    "ylim": [0, 1], "xlabel": name, "ylabel": "win rate"})
     margins = rep.get("_margins") or []
     if margins:
-        fig, ax = plt.subplots(figsize=(6, 3))
-        ax.hist(margins, bins=min(30, max(5, len(set(margins)))), color="#f58518")
-        ax.set_xlabel("score margin, first minus second")
-        ax.set_ylabel("games")
-        out.append(("Score margins", _svg(fig)))
+        out.append({"title": "Score margins", "kind": "histogram", "values": list(margins),
+                    "bins": min(30, max(5, len(set(margins)))),
+                    "xlabel": "score margin, first minus second", "ylabel": "games"})
+    return out
+
+
+def plots(rep: dict) -> list:
+    """(title, inline SVG) for each chart of charts(rep)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    out = []
+    for c in charts(rep):
+        kind = c["kind"]
+        if kind == "grouped":
+            n, k = len(c["x"]), len(c["groups"])
+            fig, ax = plt.subplots(figsize=(max(6, 0.25 * n * k), 3))
+            width = 0.8 / k
+            for i, (label, ys) in enumerate(c["groups"].items()):
+                ax.bar([j + i * width for j in range(n)], ys, width, label=label)
+            ax.set_xticks([j + 0.4 - width / 2 for j in range(n)], c["x"],
+                          rotation=45 if n > 4 else 0, ha="right" if n > 4 else "center")
+            ax.legend(fontsize="small")
+        else:
+            fig, ax = plt.subplots(figsize=(6, 3))
+        if kind == "bars":
+            xs = range(len(c["x"]))
+            ax.bar(xs, c["y"], yerr=c["err"], capsize=4, color="#4c78a8")
+            ax.set_xticks(list(xs), c["x"], rotation=45 if len(c["x"]) > 6 else 0)
+            line = c.get("line")
+            if line:
+                ax.axhline(line["y"], color="#e45756", linestyle="--", label=line["label"])
+                ax.legend()
+        elif kind == "counts":
+            ax.bar(c["x"], c["y"], color="#72b7b2", width=0.8)
+            ax.set_xlim(*c["xlim"])
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        elif kind == "histogram":
+            ax.hist(c["values"], bins=c["bins"], color="#f58518")
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        if "ylim" in c:
+            ax.set_ylim(*c["ylim"])
+        ax.set_xlabel(c["xlabel"])
+        ax.set_ylabel(c["ylabel"])
+        out.append((c["title"], _svg(fig)))
         plt.close(fig)
     return out
 
@@ -492,8 +534,11 @@ def to_html(rep: dict, margins=None) -> str:
         parts.append(f"<figure><figcaption>{e(title)}</figcaption>{svg}</figure>")
     parts.append("</div>")
     for title, intro, header, rows in _tables(rep):
-        parts.append(f"<h2>{e(title)}</h2><p>{e(intro)}</p><table><tr>"
-                     + "".join(f"<th>{e(str(h))}</th>" for h in header) + "</tr>")
+        parts.append(f"<h2>{e(title)}</h2><p>{e(intro)}</p>")
+        if not header:
+            continue
+        parts.append("<table><tr>" + "".join(f"<th>{e(str(h))}</th>" for h in header)
+                     + "</tr>")
         parts += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>"
                   for row in rows]
         parts.append("</table>")
@@ -557,12 +602,13 @@ _BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="fast"
               show_default=True, help="Seconds to wait for the Dask scheduler.")
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "json"]), default="md",
               show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write the report to this file instead of standard output.")
 @_PLAYERS
 @_BACKEND
 def command(path, games, seed, agents, opts, variant, max_steps, workers, scheduler,
-             connect_timeout, fmt, output, players, backend):
+             connect_timeout, fmt, as_json, output, players, backend):
     """A balance report from simulated games (seeds SEED..SEED+GAMES-1): wins per
     seat with 95% intervals, first-player advantage, game length, score
     margins, lead changes, each option's effect on outcomes; as Markdown,
@@ -570,6 +616,7 @@ def command(path, games, seed, agents, opts, variant, max_steps, workers, schedu
     from .cli import Diagnostic, Job, _agents, _fail, _options, _program, _progress, _seated
     from .simulate import default_workers
 
+    fmt = "json" if as_json else fmt
     diag_fmt = "json" if fmt == "json" else "text"
     options = _options(opts)
     program = _program(path, diag_fmt, variant, options, backend)

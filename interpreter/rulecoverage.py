@@ -42,6 +42,7 @@ import click
 
 from . import ast as A
 from .builtins import RULES_FILE
+from . import terminal
 from .cli import _agents, _esc, _options, _program, _seated, PLAYERS
 from .diagnostics import DiagnosticError
 from .engine import Game, load_program
@@ -563,10 +564,9 @@ def _status_text(it: dict) -> str:
 
 
 def _text(rep, console=None) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = console or Console(highlight=False)
+    console = console or terminal.console()
     head = f"coverage of {rep['ruleset']}" + (f", variant {rep['variant']}" if rep["variant"]
                                                else "")
     console.print(f"[bold]{_esc(head)}[/bold]: {len(rep['scenarios'])} scenario(s), "
@@ -653,14 +653,16 @@ small{{color:#666}}
               help="Step budget of each random game.")
 @click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text",
               show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the report to a file instead of the screen.")
 @click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
               help="Exit 1 when less than PCT percent of the rules ran.")
 @PLAYERS
-def command(path, games, seed, agents, opts, variant, scenarios, max_steps, fmt, output,
-            fail_under, players):
+def command(path, games, seed, agents, opts, variant, scenarios, max_steps, fmt, as_json,
+            output, fail_under, players):
     """Run the scenarios and GAMES random games; report what ran and what never did."""
+    fmt = "json" if as_json else fmt
     rep = cover(path, games, seed, agents, variant, _options(opts), players, scenarios,
                 max_steps, fmt)
     if fmt == "json":

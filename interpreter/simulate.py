@@ -70,17 +70,27 @@ def play_record(program, job: Job, seed: int) -> dict:
     processes and machines): the winners, rounds played, final scores, each
     player's score at the end of every round, the options used (and which of
     them were drawn at random), and what each player held in its own zones
-    when the first round began, for every zone holding one component."""
+    when the first round began, for every zone holding one component; and
+    `first`, the player whose turn came first once the rounds began (the
+    turn order may be shuffled: it is not always the first seat), or None
+    in a game without turns."""
     from .engine import Game
     from .state import py_name
 
-    rec = {"seed": seed, "seats": [], "winners": [], "rounds": 0, "scores": None,
-           "series": [], "options": {}, "drawn": [], "held": {}, "code": None, "error": None}
+    rec = {"seed": seed, "seats": [], "first": None, "winners": [], "rounds": 0,
+           "scores": None, "series": [], "options": {}, "drawn": [], "held": {},
+           "code": None, "error": None}
     zones = [(z, py_name(z)) for z in program.rs.zone_names("side")]
     last = program.phases[-1][0] if program.phases else None
     series = rec["series"]
 
     def hook(game, when, phase):
+        if when == "turn":  # (phase: whose turn ended) the first turn of round 1 on
+            if rec["first"] is None and game.round >= 1:
+                rec["first"] = phase
+            return
+        if when not in ("before", "after"):
+            return
         if not rec["seats"]:  # the first phase of the first round: setup is done
             rec["seats"] = [p.id for p in game.players]
             for z, attr in zones:

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.cli import main
@@ -124,3 +125,29 @@ def test_a_person_sees_the_rulesets_summary_not_the_whole_board():
     alone = play(CHICAGO, "--option", "bosses=2", "--seed", "1", "--agents",
                  "first,random,random", "--quiet")
     assert alone.exit_code == 0
+
+
+@pytest.mark.parametrize("ruleset,seat", [("examples/tricks", "north"), ("chicago", "boss1")])
+def test_the_screen_holds_every_line_the_seat_may_read_in_order(tmp_path, ruleset, seat):
+    """A 4-seat game with hidden hands, one seat played through stdin: every
+    line of that seat's `--view` log reaches its screen, in order (none cut
+    after many lines, none lost around forced picks, the end included), and
+    the end names the winner."""
+    save = tmp_path / "game.json"
+    path = str(RULES / ruleset)
+    r = play(path, "--players", "4", "--seed", "5", "--agents", "human", "--save", str(save),
+             input="1\n" * 5000)
+    assert r.exit_code == 0, r.output[-3000:]
+    assert "played by random agents" in r.output  # the other seats, said so
+    view = CliRunner().invoke(main, ["play", "--replay", str(save), "--view", seat,
+                                     "--format", "jsonl"], catch_exceptions=False)
+    assert view.exit_code == 0, view.output
+    expected = [json.loads(line)["text"] for line in view.stdout.splitlines()]
+    assert len(expected) > 60  # more than a screenful between some decisions
+    screen = [line.strip() for line in r.output.splitlines()]
+    at = 0
+    for line in screen:
+        if at < len(expected) and line == expected[at].strip():
+            at += 1
+    assert at == len(expected), f"missing from the screen: {expected[at]!r}"
+    assert expected[-1].startswith("game over:") and "(winner)" in r.output

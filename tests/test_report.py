@@ -67,7 +67,7 @@ def test_report_contents_add_up(single):
         assert s["games"] == rep["finished"]
         lo, hi = s["ci95"]
         assert lo <= s["rate"] <= hi
-    # the first player is the first seat: its numbers are that seat's
+    # green's turn always comes first in this game: its numbers are that seat's
     first, green = rep["first_player"], rep["seats"][0]
     assert first["seats"] == ["green"]
     assert (first["wins"], first["games"], first["ci95"]) == \
@@ -110,8 +110,10 @@ def test_lead_changes():
 
 
 def _rec(seed, winners, seats=("x", "y"), rounds=3, scores=None, series=(), options=None,
-         drawn=(), held=None, code=None):
-    return {"seed": seed, "seats": list(seats), "winners": list(winners), "rounds": rounds,
+         drawn=(), held=None, code=None, first=""):
+    first = list(seats)[0] if first == "" else first
+    return {"seed": seed, "seats": list(seats), "first": first if not code else None,
+            "winners": list(winners), "rounds": rounds,
             "scores": scores, "series": list(series), "options": options or {},
             "drawn": list(drawn), "held": held or {}, "code": code,
             "error": f"f.rules:1:1: {code} broke" if code else None}
@@ -223,3 +225,78 @@ def test_scheduler_without_dask_says_what_to_install(monkeypatch):
     assert res.exit_code == 2
     assert "pip install 'rulebook-interpreter[cluster]'" in res.output
     assert "Traceback" not in res.output
+
+
+# ------------------------------------------------------------ who moved first
+def test_the_first_player_is_whoever_moved_first_not_the_first_seat():
+    """Chicago shuffles the bosses' turn order: the report counts the seat
+    whose turn came first in each game."""
+    rep = json.loads(_json("rules/chicago", "--games", "30", "--workers", "1"))
+    first = rep["first_player"]
+    assert len(first["seats"]) > 1 and first["games"] == rep["finished"]
+    assert sum(b["games"] for b in first["by_seat"]) == first["games"]
+    assert sum(b["wins"] for b in first["by_seat"]) == first["wins"]
+
+
+def test_first_mover_against_its_own_games():
+    recs = [_rec(0, ["y"], first="y"), _rec(1, ["x"], first="y"), _rec(2, ["y"], first="y"),
+            _rec(3, ["x"], first="x"), _rec(4, [], first=None)]  # no turns in that one
+    f = summarize(recs, {})["first_player"]
+    assert (f["seats"], f["games"], f["wins"], f["expected"]) == (["x", "y"], 4, 3, 0.5)
+    assert [(b["seat"], b["games"], b["wins"]) for b in f["by_seat"]] == [("x", 1, 1),
+                                                                          ("y", 3, 2)]
+    none = summarize([_rec(0, ["x"], first=None)], {})
+    assert none["first_player"]["games"] == 0
+    from interpreter.report import to_markdown
+    assert "nobody moved first" in to_markdown({**none, "name": "t", "ruleset": "t",
+                                                 "variant": None, "seed": 0, "agents": "random",
+                                                 "players": None, "options_given": {}})
+
+
+# ------------------------------------------------------------ charts read right
+def test_chart_data_matches_the_report():
+    from interpreter.report import charts
+    recs = [_rec(i, ["x"] if i % 3 else ["y"], rounds=4 + i % 2, scores={"x": i, "y": 1},
+                 series=[{"x": 0, "y": 1}, {"x": 2, "y": 1}] if i % 2 else [{"x": 2, "y": 0}])
+            for i in range(6)]
+    rep = summarize(recs, {})
+    by = {c["title"]: c for c in charts(rep)}
+    win = by["Win rate per seat"]
+    assert win["x"] == ["x", "y"] and win["y"] == [s["rate"] for s in rep["seats"]]
+    assert win["line"]["y"] == 0.5 and win["ylim"] == [0, 1]
+    for lo, s in zip(win["err"][0], rep["seats"]):
+        assert lo == round(s["rate"] - s["ci95"][0], 4)
+    length = by["Game length"]
+    assert length["x"] == [4, 5] and length["y"] == [3, 3] and length["xlim"] == [3, 6]
+    leads = by["Lead changes per game"]
+    assert leads["x"] == [0, 1] and leads["xlim"] == [-1, 2] and sum(leads["y"]) == 6
+
+
+def test_a_count_the_same_in_every_game_draws_no_lone_bar():
+    from interpreter.report import charts
+    recs = [_rec(i, ["x"], rounds=5, scores={"x": 3, "y": 1}, series=[{"x": 3, "y": 1}])
+            for i in range(4)]
+    rep = summarize(recs, {})
+    titles = [c["title"] for c in charts(rep)]
+    assert "Lead changes per game" not in titles  # every game: 0, said in the table
+    length = next(c for c in charts(rep) if c["title"] == "Game length")
+    assert length["x"] == [5] and length["xlim"] == [4, 6]  # one bar among its neighbours
+
+
+def test_html_report_draws_every_chart(tmp_path):
+    out = tmp_path / "r.html"
+    res = _run("rules/tutorial_race", "--games", "20", "--workers", "1", "--format", "html",
+               "-o", str(out))
+    assert res.exit_code == 0, res.output
+    page = out.read_text()
+    rep = json.loads(_json("rules/tutorial_race", "--games", "20", "--workers", "1"))
+    from interpreter.report import charts
+    for c in charts(rep):
+        assert f"<figcaption>{c['title']}</figcaption>" in page
+    assert page.count("<svg") >= 2
+
+
+def test_json_flag_is_the_json_format():
+    a = _run("rules/tutorial_race", "--games", "5", "--workers", "1", "--json")
+    assert a.exit_code == 0 and a.stdout == _json("rules/tutorial_race", "--games", "5",
+                                                  "--workers", "1")

@@ -153,7 +153,8 @@ def test_the_player_count_leaves_out_the_bots():
     assert r.exit_code == 0, r.output
     r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--players", "2"])
     assert r.exit_code == 2
-    assert "variant.yaml:8:7: OPTION" in r.output and "1 player besides its bots" in r.output
+    assert "--players 2:" in r.output and "1 player besides its bots" in r.output
+    assert "[OPTION, see " in r.output and "variant.yaml:8:7]" in r.output
 
 
 def test_a_variant_chooses_its_default_player_count(tmp_path):
