@@ -15,13 +15,16 @@ game's step budget; arithmetic that could grow without end is range-checked.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import math
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 
 from . import ast as A
-from .diagnostics import Diagnostic
+from .diagnostics import Diagnostic, collapse
+from .texts import fixed_texts
 from .limits import MAX_NUMBER
 from .ruleset import RESERVED_ATTRS, Ruleset
 from .state import py_name, to_table
@@ -704,6 +707,9 @@ class Compiler:
         """(type, assignable) of attribute `name` on type t; None if unknown."""
         rs = self.rs
         if t == "any":
+            if name not in self.any_fields():  # nothing this value could be has it
+                return self.no_attr(node, "no value of this ruleset", name,
+                                    sorted(self.any_fields()), what="field")
             return ("any", True)
         if t == "side":
             if name in ("id", "name"):
@@ -793,10 +799,44 @@ class Compiler:
 
     def no_attr(self, node, owner, name, known, what="attribute"):
         near = difflib.get_close_matches(name, known, n=1)
+        if what == "field":
+            self.err(node, "REF-UNDEF", f"{owner} has a field {name!r}: not a side, space, "
+                     "component, zone or table row", hint=f"did you mean {near[0]!r}?" if near
+                     else "declare it (a side variable, an attribute or property of a kind)")
+            return None
         self.err(node, "REF-UNDEF", f"{owner} has no {what} {name!r}" if what == "attribute"
                  else f"undefined {what} {name!r}",
                  hint=f"did you mean {near[0]!r}?" if near else "")
         return None
+
+    _any_fields = None
+
+    def any_fields(self) -> set:
+        """Every field some value of this ruleset has: what `x.name` can read
+        or write when the checker cannot tell what x is (the runtime's
+        allow-lists, and the keys of the tables' rows)."""
+        if self._any_fields is None:
+            rs = self.rs
+            out = set(ANY_FIELDS) | {"name", "kind"} | set(rs.side_vars) | set(rs.pieces)
+            out |= set(rs.space_attrs) | {n for _, n in rs.zones}
+            for k in rs.kinds.values():
+                out |= set(k.attributes) | set(k.properties)
+
+            def keys(v, depth=0):
+                if isinstance(v, dict) and depth < 64:
+                    for k, x in v.items():
+                        out.add(str(k))
+                        keys(x, depth + 1)
+                elif isinstance(v, list) and depth < 64:
+                    for x in v:
+                        keys(x, depth + 1)
+            keys(rs.tables)  # rows of tables, and records inside components and spaces
+            keys([c.values for c in rs.components])
+            keys([v for _, v in rs.spaces])
+            keys(rs.side_vars)
+            keys(rs.game_vars)
+            self._any_fields = out
+        return self._any_fields
 
     # ---------------------------------------------------------------- expressions
     def expr(self, n, scope) -> tuple[str, str]:
@@ -1311,6 +1351,8 @@ class Compiler:
     def e_Compare(self, n, scope):
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
+        if n.op in ("==", "!=", "in", "notin") and not self.typed_pass:
+            self.check_text(n)
         if self.fast and not self.typed_pass:
             self.untyped[id(n)] = (lt, rt)
         # what the steps paid depend on: the types the untyped code knew
@@ -1356,6 +1398,34 @@ class Compiler:
             code = f"B_eq(G, {lc}, {rc})"  # lists compare item by item: paid for
             return (code if n.op == "==" else f"(not {code})"), "bool"
         return f"({lc} {n.op} {rc})", "bool"
+
+    def check_text(self, n):
+        """`x.title == "contact"`, `x.id in ["a", "b"]`: a text that the field
+        holds nowhere in the data (texts.py) makes the test constant; a
+        warning, with the nearest text the field does hold."""
+        pairs = [(n.left, n.right)] if n.op in ("in", "notin") else \
+            [(n.left, n.right), (n.right, n.left)]
+        for attr, lit in pairs:
+            if not isinstance(attr, A.Attr):
+                continue
+            texts = [x for x in ([lit] if isinstance(lit, A.Str) else
+                                 lit.items if isinstance(lit, A.ListLit) else [])
+                     if isinstance(x, A.Str)]
+            known = fixed_texts(self.rs).get(attr.name)
+            if not texts or known is None:
+                continue
+            for x in texts:
+                if len(x.parts) != 1 or not isinstance(x.parts[0], str):
+                    continue  # a text with {...} in it: made in play
+                text = x.parts[0]
+                if text in known:
+                    continue
+                near = difflib.get_close_matches(text, sorted(known), n=1, cutoff=0.6)
+                self.err(x, "REF-TEXT", f"no {attr.name} in this ruleset is {text!r}, so "
+                         f"this test is always {'false' if n.op in ('==', 'in') else 'true'}",
+                         hint=f"did you mean {near[0]!r}?" if near else
+                         f"the {attr.name}s in the data: " + ", ".join(sorted(known)[:8])
+                         + (" ..." if len(known) > 8 else ""), severity="warning")
 
     def e_BoolOp(self, n, scope):
         lc, lt = self.expr(n.left, scope)
@@ -2395,10 +2465,78 @@ def compile_ruleset(rs: Ruleset, extra: list | None = None, backend: str = "fast
     if extra:
         modules.append(A.Module(extra))
     compiled = c.compile(modules)
-    diags = c.diags
+    # a component's rules are checked for each of its copies (`count:`): a
+    # mistake in them is one mistake
+    diags = collapse(c.diags, "found {n} times: once for each component that shares this text")
+    diags = _undefined_names(diags, modules, rs)
     if c.fast and compiled is not None and not any(d.severity == "error" for d in diags):
         compiled = _typed(rs, modules, c, compiled)
     return compiled, diags
+
+
+_UNDEFINED = re.compile(r"^undefined name '([a-z_][a-z0-9_]*)'$")
+_ZONE_FIELDS = {"size", "top", "items"}
+
+
+def _undefined_names(diags, modules, rs) -> list:
+    """Each undefined name once: at its first use, the other uses listed,
+    with where to declare it, judged by how the rules use it (a zone moved
+    to, drawn from or shuffled; a variable assigned)."""
+    uses: dict = {}
+    for d in diags:
+        m = _UNDEFINED.match(d.message) if d.code == "REF-UNDEF" else None
+        if m:
+            uses.setdefault(m.group(1), []).append(d)
+    if not uses:
+        return diags
+    how: dict = {}
+    items = [it for m in modules for it in m.items] + \
+        [it for c in rs.components if c.rules is not None for it in c.rules.items]
+    for n in _walk(items):
+        spots = []
+        if isinstance(n, A.Move):
+            spots = [(n.dest, "zone")]
+        elif isinstance(n, A.Draw):
+            spots = [(n.src, "zone"), (n.dst, "zone")]
+        elif isinstance(n, (A.Shuffle, A.Roll)):
+            spots = [(getattr(n, "zone", None) or getattr(n, "what", None), "zone")]
+        elif isinstance(n, A.Attr) and n.name in _ZONE_FIELDS:
+            spots = [(n.obj, "zone")]
+        elif isinstance(n, A.Assign):
+            spots = [(n.target, "variable")]
+        for node, kind in spots:
+            if isinstance(node, A.Name) and node.id in uses:
+                how.setdefault(node.id, set()).add(kind)
+    out, done = [], set()
+    for d in diags:
+        m = _UNDEFINED.match(d.message) if d.code == "REF-UNDEF" else None
+        if not m:
+            out.append(d)
+            continue
+        name = m.group(1)
+        if name in done:
+            continue
+        done.add(name)
+        kinds = how.get(name, set())
+        if kinds == {"zone"}:
+            where = f"a zone: declare it in game.yaml under `zones: game:` ({name}: {{}})"
+        elif kinds == {"variable"}:
+            where = (f"a variable: declare it in game.yaml under `variables: game:`, or "
+                     f"write `let {name} = ...` for a name of this rule alone")
+        elif d.hint:  # a near name is the likelier fix
+            where = ""
+        else:
+            where = ("declare it in game.yaml (`zones:` for a zone, `variables:` for a "
+                     "variable), or with `let` in the rule")
+        others = uses[name][1:]
+        also = ""
+        if others:
+            shown = ", ".join(f"{Path(o.path).name}:{o.line}" for o in others[:6])
+            also = f"; also used at {shown}" + (f" and {len(others) - 6} more"
+                                                  if len(others) > 6 else "")
+        hint = "; ".join(x for x in (d.hint, where, also[2:]) if x)
+        out.append(dataclasses.replace(d, hint=hint))
+    return out
 
 
 def _typed(rs, modules, first, compiled, passes=8):

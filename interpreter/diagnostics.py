@@ -104,3 +104,34 @@ def render(diags: list[Diagnostic], fmt: str = "text") -> str:
     if fmt == "json":
         return json.dumps([d.to_json() for d in diags], indent=2)
     return "\n".join(d.long() for d in diags)
+
+
+def collapse(diags: list[Diagnostic], why: str = "") -> list[Diagnostic]:
+    """One diagnostic for each place, code and message, in first-seen order;
+    one found several times says how many (`why`: what made it repeat)."""
+    import dataclasses
+
+    counts: dict = {}
+    order = []
+    for d in diags:
+        key = (d.path, d.line, d.col, d.code, d.message)
+        if key not in counts:
+            order.append(d)
+            counts[key] = 0
+        counts[key] += 1
+    out = []
+    for d in order:
+        n = counts[(d.path, d.line, d.col, d.code, d.message)]
+        if n > 1 and why:
+            d = dataclasses.replace(d, hint=(d.hint + "; " if d.hint else "") + why.format(n=n))
+        out.append(d)
+    return out
+
+
+def waste(d: Diagnostic) -> bool:
+    """A checker warning about waste: a phase never played, a handler or
+    ability that never runs, a statement that does nothing. `rulebook lint`
+    reports these (as LINT- codes); `validate` leaves them to it, and
+    reports errors and the likely mistakes lint does not (REF-TEXT)."""
+    return d.severity == "warning" and (
+        d.code == "UNREACHABLE" or d.message.startswith("this expression does nothing"))

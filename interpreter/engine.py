@@ -19,7 +19,7 @@ from . import ast as A
 from .agents import RandomAgent
 from .builtins import RULES_FILE, RuleError, items, kind_of, namespace
 from .compiler import compile_ruleset
-from .diagnostics import Diagnostic, DiagnosticError
+from .diagnostics import Diagnostic, DiagnosticError, collapse, waste
 from .diskcache import cached, compiled_code
 from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
@@ -509,11 +509,15 @@ def validate_ruleset(path) -> list[Diagnostic]:
 
 
 def _validate(path) -> list[Diagnostic]:
+    return [d for d in _checked_all(path) if not waste(d)]  # waste: rulebook lint's
+
+
+def _checked_all(path) -> list[Diagnostic]:
     # the reference back end: the same diagnostics as the fast one, sooner
     program, diags = load_program(path, backend="reference")
     found = list(diags)
     if program is None:  # variants build on the base: mend it first
-        return found
+        return collapse(found)
     rs = program.rs
     for variant in rs.variants:
         vrs, vdiags = load_ruleset(Path(path), variant)
@@ -522,13 +526,7 @@ def _validate(path) -> list[Diagnostic]:
         for combo in combos:
             _, d = load_program(path, variant=variant, options=combo, backend="reference")
             found.extend(d)
-    seen, out = set(), []
-    for d in found:
-        key = (d.path, d.line, d.col, d.code, d.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
+    return collapse(found)  # a file every layer reads: its problems once
 
 
 GC_YOUNG = 5_000  # new containers between two collections of the youngest objects

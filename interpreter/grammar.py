@@ -4,6 +4,7 @@ AST (ast.py). parser.py is the way in; this module is loaded on demand.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -248,12 +249,66 @@ def _check_jumps(tree) -> None:
             hint="it may stand only inside 'for', 'while' or 'repeat'") for n in loose])
 
 
+def _braces(text: str):
+    """Each brace outside strings and comments: (kind, line, col, indent of
+    its line, whether it starts its line), 1-based."""
+    for i, line in enumerate(text.split("\n"), 1):
+        code = re.sub(r'"([^"\\]|\\.)*"', lambda m: " " * len(m.group()), line)
+        code = code.split("#", 1)[0]
+        indent = len(code) - len(code.lstrip(" \t"))
+        for j, ch in enumerate(code):
+            if ch in "{}":
+                yield ch, i, j + 1, indent, j == indent
+
+
+def unclosed_brace(text: str, upto: int):
+    """The '{' (line, col) that seems never closed before line `upto`, or
+    None (and None when the text has a '}' for every '{'). A '}' that starts
+    its line closes, by its indentation, the '{' of
+    the line indented alike: one that closes a '{' on a line indented more
+    has passed over it, so that '{' is the one left open; failing that,
+    the innermost '{' still open where the error is."""
+    braces = list(_braces(text))
+    if sum(1 if b[0] == "{" else -1 for b in braces) <= 0:
+        return None  # every '{' has its '}': the mistake is something else
+    stack = []
+    for ch, line, col, indent, first in braces:
+        if line > upto:
+            break
+        if ch == "{":
+            stack.append((line, col, indent))
+        elif stack:
+            opened = stack.pop()
+            if first and opened[2] > indent:
+                return opened[:2]
+    return stack[-1][:2] if stack else None
+
+
+def _unclosed_advice(src: Source, first: Diagnostic) -> list:
+    """A syntax error after a '{' that was never closed: name it, with its
+    own line and a caret under it (the parser only notices later)."""
+    line = first.line - src.line0
+    found = unclosed_brace(src.text, line)
+    if found is None or found[0] >= line:
+        return [first]
+    bl, bc = found
+    fl, fc = src.pos(bl, bc)
+    where = f"line {fl}"
+    first = dataclasses.replace(first, hint=(first.hint + "; " if first.hint else "") +
+                                f"the '{{' at {where} seems never closed")
+    return [first, Diagnostic(src.path, fl, fc, "SYNTAX", "this '{' seems never closed: "
+                              f"the error at line {first.line} comes after it",
+                              severity="info", hint="close it with '}' where its block ends",
+                              source_line=_file_line(src, bl))]
+
+
 def parse_module(src: Source) -> A.Module:
     try:
         tree = _parse(src, src.text + "\n", "start")
     except UnexpectedInput as err:
         first = _syntax_error(src, err)
-        raise DiagnosticError(_more_errors(src, first)) from None
+        raise DiagnosticError(_unclosed_advice(src, first) + _more_errors(src, first)[1:]) \
+            from None
     module = _build(src, tree)
     _check_jumps(module)
     return module

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from .diagnostics import Diagnostic, render
+from .diagnostics import Diagnostic, render, waste
 from .lintcheck import LINT_CODES, Finding, check, finding
 
 # the checker's warnings, by the start of their message, and their lint code
@@ -77,7 +77,9 @@ def lint_ruleset(path) -> tuple[list[Finding], list[Diagnostic]]:
             return [], errors
         if base is None:
             base = rs
-        found = check(rs) + [_from_warning(d) for d in pdiags if d.severity != "error"]
+        # the checker's warnings about waste are lint's; its likely mistakes
+        # (REF-TEXT) are validate's alone
+        found = check(rs) + [_from_warning(d) for d in pdiags if waste(d)]
         found += _indescribable(rs)
         combo = len(loaded)
         loaded.append(_files(rs))

@@ -627,11 +627,17 @@ def _known_texts(rs) -> set:
 
 
 def _near_names(rs, use) -> list[Finding]:
+    from .texts import fixed_texts
+
     out = []
     known = _known_texts(rs)
+    fixed = fixed_texts(rs)
     for _, it in rule_items(rs):
         for n in walk(it):
             if not isinstance(n, A.Compare) or n.op not in ("==", "!=", "in", "notin"):
+                continue
+            # a fixed field compared with a text: validate judges it (REF-TEXT)
+            if any(isinstance(x, A.Attr) and x.name in fixed for x in (n.left, n.right)):
                 continue
             # `"x:" in label` tests a piece of text: only lists are looked into
             sides = [n.right, n.left] if n.op in ("==", "!=") else [n.right]

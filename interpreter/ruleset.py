@@ -648,8 +648,9 @@ class _Loader:
                     self.rs.where.setdefault(("space-refs",), []).append((f, item, key))
             elif key in props:
                 values[key] = item[key]
-            else:
-                near = difflib.get_close_matches(str(key), list(attrs) + list(props), n=1)
+            else:  # an item's own keys (count, rules ...) are names it may mean too
+                near = difflib.get_close_matches(
+                    str(key), list(attrs) + list(props) + ["id", "count", "rules", "text"], n=1)
                 self.err(f, *position(item, key, at_key=True), "SCHEMA-UNKNOWN-KEY",
                          f"{what} {item.get('id')!r} has unknown attribute {key!r}",
                          hint=f"did you mean {near[0]!r}?" if near else

@@ -342,7 +342,8 @@ class _Scenario:
             st = e.entry
             line, col = (st.line, st.col) if st is not None else self.script_end()
             legal = ", ".join(e.legal[:40]) + (" ..." if len(e.legal) > 40 else "")
-            self.err(line, col, "CHOICE-ILLEGAL", str(e), hint=f"legal: {legal}" if legal else "")
+            msg = str(e) + (" after this, its last entry" if st is None and self.steps else "")
+            self.err(line, col, "CHOICE-ILLEGAL", msg, hint=f"legal: {legal}" if legal else "")
         except DiagnosticError as e:
             self.diags.extend(self.own_line(e))
         else:
@@ -502,7 +503,11 @@ class _Scenario:
                  f"{what}s: " + ", ".join(sorted(known)[:30]))
 
     def script_end(self):
-        return position(self.doc, "script") if "script" in self.doc else (1, 1)
+        """Where the script ran out: its last entry (or its key, when empty)."""
+        script = self.doc.get("script") if "script" in self.doc else None
+        if script:
+            return position(script, len(script) - 1)
+        return position(self.doc, "script", at_key=True) if "script" in self.doc else (1, 1)
 
     def check(self, game, ns, chk, res):
         res.checks += 1
@@ -516,7 +521,12 @@ class _Scenario:
             left = ns[f"f_{chk.left}"](game)
             right = ns[f"f_{chk.right}"](game)
         except Exception as e:  # a failing expression is a failed expectation, with its cause
-            self.err(chk.line, chk.col, "EXPECT-FAIL", f"could not evaluate {chk.text}: {e}")
+            from .builtins import RuleError
+            from .failures import friendly, with_subject
+            why = str(e) if isinstance(e, RuleError) else friendly(e)
+            why = with_subject(why, str(self.path), chk.line)
+            self.err(chk.line, chk.col, "EXPECT-FAIL", f"could not evaluate {chk.text}: {why}",
+                     hint=self.when(game))
             return
         if not OPS[chk.op](left, right):
             self.err(chk.line, chk.col, "EXPECT-FAIL",

@@ -61,6 +61,20 @@ class Table(dict):
                 pass
         raise AttributeError(f"'Table' object has no attribute {attr!r}")
 
+    def __missing__(self, key):
+        # YAML keys arrive as text (`{3: 9, 4: 8}` is {"3": 9, "4": 8}): a
+        # number finds the key written as that number
+        if type(key) is int and dict.__contains__(self, str(key)):
+            return dict.__getitem__(self, str(key))
+        raise KeyError(key)
+
+    def __contains__(self, key):
+        return dict.__contains__(self, key) or (type(key) is int and
+                                                dict.__contains__(self, str(key)))
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
     __setitem__ = __delitem__ = __ior__ = _frozen
     clear = pop = popitem = setdefault = update = _frozen
 

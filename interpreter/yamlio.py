@@ -191,6 +191,15 @@ def _load_yaml_text(path: str, text: str, diags: list[Diagnostic]):
                 if cm.line < len(text.splitlines()) else ""
             if opened in ("[", "{"):
                 hint = f"is the {opened!r} opened at line {cm.line + 1}, col {cm.column + 1} closed?"
+        dedent = _dedented_block_line(text, line) if code == "YAML-SYNTAX" else None
+        if dedent is not None:  # the mistake is a line the parser passed over
+            d_line, d_col, block_line, want = dedent
+            diags.append(Diagnostic(
+                path, d_line, d_col, code, f"this line is indented less than the text block "
+                f"begun at line {block_line}, which goes on after it",
+                hint=f"indent it to column {want} or more, as the block's other lines "
+                f"(the YAML reader stopped at line {line}: {msg})"))
+            return None
         diags.append(Diagnostic(path, line, col, code, msg, hint=hint))
         return None
     except ReaderError as e:  # a character YAML does not allow (control characters)
@@ -224,7 +233,79 @@ def _load_yaml_text(path: str, text: str, diags: list[Diagnostic]):
     for line, col, v in big:
         diags.append(Diagnostic(path, line, col, "LIMIT", _TOO_BIG_NUMBER,
                                 hint=f"it is {_number_text(v)}"))
-    return None if big else doc
+    commas = _comma_numbers(text)
+    for line, col, written in commas:
+        digits = written.replace(",", "")
+        diags.append(Diagnostic(
+            path, line, col, "YAML-NUMBER", f"{written} is not one number in YAML: a comma "
+            f"ends a value inside {{...}} or [...], and elsewhere makes it a text",
+            hint=f"write {digits}"))
+    return None if big or commas else doc
+
+
+# `cost: 1,000`: a number written with thousands separators, after a key
+_COMMA_NUMBER = re.compile(r"(:\s+)(-?\d{1,3}(?:,\d{3})+)(?=\s*(?:[,}\]#]|$))")
+
+
+def _comma_numbers(text: str) -> list:
+    """(line, col, text) of each `key: 1,000` outside quotes and comments."""
+    out = []
+    if "," not in text:
+        return out
+    block = None  # the indentation a text block's lines have (`key: |`): prose, skipped
+    for i, line in enumerate(text.split("\n"), 1):
+        indent = len(line) - len(line.lstrip(" "))
+        if block is not None:
+            if not line.strip() or indent >= block:
+                continue
+            block = None
+        m = _BLOCK_START.match(line)
+        if m is not None:
+            block = len(m.group(1)) + 1
+            continue
+        if "," not in line:
+            continue
+        code = re.sub(r'"([^"\\]|\\.)*"|\'[^\']*\'', lambda m: " " * len(m.group()), line)
+        code = re.sub(r"(^|\s)#.*", "", code)
+        for m in _COMMA_NUMBER.finditer(code):
+            out.append((i, m.start(2) + 1, m.group(2)))
+    return out
+
+
+_BLOCK_START = re.compile(r"^(\s*)(?:-\s+)?[^#\s][^#]*:\s*[|>][-+0-9]*\s*(?:#.*)?$")
+
+
+def _dedented_block_line(text: str, error_line: int):
+    """A YAML error after a text block (`rules: |`) one line of which is
+    indented too little: that line ends the block, and the block's next
+    lines, indented as before, then read as broken YAML further down. When
+    the block resumes right after a line indented less than its own lines,
+    and the reader failed soon after, that line is the mistake: (its line
+    and column, the block's first line, the column to indent to)."""
+    lines = text.split("\n")
+    for i in range(min(error_line, len(lines)) - 1, -1, -1):
+        m = _BLOCK_START.match(lines[i])
+        if m is None:
+            continue
+        key_indent = len(m.group(1))
+        body = [j for j in range(i + 1, len(lines)) if lines[j].strip()]
+        if not body:
+            return None
+        want = len(lines[body[0]]) - len(lines[body[0]].lstrip(" "))
+        if want <= key_indent:
+            return None
+        for k, j in enumerate(body):
+            indent = len(lines[j]) - len(lines[j].lstrip(" "))
+            if indent >= want:
+                continue
+            nxt = body[k + 1] if k + 1 < len(body) else None
+            resumes = nxt is not None and \
+                len(lines[nxt]) - len(lines[nxt].lstrip(" ")) >= want
+            if resumes and j + 1 <= error_line <= j + 12:
+                return j + 1, indent + 1, i + 1, want + 1
+            return None
+        return None
+    return None
 
 
 _TOO_BIG_NUMBER = f"a number larger than {MAX_NUMBER:,} (the largest the engine allows)"

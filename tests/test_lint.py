@@ -106,8 +106,9 @@ CASES = {
         dict(files={"tables.yaml": TABLES, "variants/v/variant.yaml": VARIANT,
                     "variants/v/tables.yaml": TABLES.replace("2", "3")},
              stmt="let b = tables.bonus")),
-    "LINT-DID-YOU-MEAN": (dict(stmt='if p.id == "blu" { log "blue moves" }'),
-                          dict(stmt='if p.id == "blue" { log "blue moves" }')),
+    # (a fixed field against a text, `p.id == "blu"`, is validate's REF-TEXT)
+    "LINT-DID-YOU-MEAN": (dict(stmt='if [p.id] == ["blu"] { log "blue moves" }'),
+                          dict(stmt='if [p.id] == ["blue"] { log "blue moves" }')),
     "LINT-NO-EFFECT": (dict(stmt="p.laps + 1"), dict(stmt="p.laps += 0")),
     "LINT-ALLOW-STALE": (
         dict(game={"score: laps\n": "score: laps\nlint:\n  allow:\n    - {code: "

@@ -197,7 +197,7 @@ game { rounds 1 { race } }
 phase race {
   let xs = range(0, 3000)
   log "sum {sum(xs, x => x * 2)}"
-  log "broken {red.at.nothing}"
+  log "broken {red.at.boost}"
   roll cup log "thrown {cup.items[5].value}"
   red.laps = 1
 }

@@ -177,10 +177,17 @@ def test_underscore_names_are_refused_everywhere(tmp_path):
 
 def test_undeclared_attributes_of_unknown_values_stop_at_run_time(tmp_path):
     # ident() hides the type from the checker; the game's allow-list refuses
-    folder = make(tmp_path, "keep = ident(players).append")
+    # a field the list does not have (a side's zone here)
+    folder = make(tmp_path, "keep = ident(players).hand")
     d = runtime_error(folder)
     assert (d.path, d.line, d.col) == where(folder, "keep = ident")
-    assert "has no attribute 'append'" in d.message
+    assert "has no attribute 'hand'" in d.message
+    # a field no value of the ruleset has is refused before play
+    from interpreter.engine import validate_ruleset
+    folder = make(tmp_path / "b", "keep = ident(players).append")
+    (d,) = [x for x in validate_ruleset(folder) if x.severity == "error"]
+    assert d.code == "REF-UNDEF" and "field 'append'" in d.message
+    assert (d.path, d.line, d.col) == where(folder, "keep = ident")[:2] + (10,)
 
 
 def test_python_callables_are_never_called(tmp_path):
