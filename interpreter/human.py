@@ -288,7 +288,7 @@ def _comp_text(c, names=None) -> str:
     die's face, a card's number)."""
     text = str((names or {}).get(c["id"]) or c.get("name") or c["id"])
     value = c.get("value")
-    return f"{text} ({value})" if value is not None and "value" in c else text
+    return f"{text} (value {value})" if value is not None and "value" in c else text
 
 
 def _short(v, names=None) -> str:

@@ -2,6 +2,7 @@
 schema that validates the shipped files as the engine does, every schema
 property is described with examples, and the TextMate grammar for `.rules`
 files knows every keyword of the language."""
+import functools
 import json
 import re
 from pathlib import Path
@@ -24,15 +25,20 @@ def printed(kind) -> dict:
     return json.loads(r.output)
 
 
-def shipped(kind):
-    """The shipped YAML files of a kind (as their `kind:` key says)."""
+@functools.lru_cache(maxsize=1)
+def _shipped_docs() -> tuple:
+    """Every shipped YAML file, read once for all the kinds' tests."""
     out = []
     for f in sorted((ROOT / "rules").rglob("*.yaml")):
         doc = YAML(typ="safe").load(f.read_text())
-        if isinstance(doc, dict) and doc.get("kind", "scenario" if f.name.endswith(
-                ".scenario.yaml") else None) == kind:
-            out.append((f, doc))
-    return out
+        out.append((f, doc, doc.get("kind", "scenario" if f.name.endswith(".scenario.yaml")
+                                    else None) if isinstance(doc, dict) else None))
+    return tuple(out)
+
+
+def shipped(kind):
+    """The shipped YAML files of a kind (as their `kind:` key says)."""
+    return [(f, doc) for f, doc, k in _shipped_docs() if k == kind]
 
 
 def refs(node):
