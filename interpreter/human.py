@@ -213,8 +213,11 @@ class HumanAgent:
                 self.out(f"  [dim]... {len(log) - n} earlier line(s): log all shows them[/dim]")
             for e in log[len(log) - min(n, len(log)):]:
                 self.out("  " + escape(e.get("text", "")))
-        elif text == "view":
-            self._view(d.view() or {}, d.player)
+        elif text == "view":  # the ruleset's summary, then the whole picture
+            view = d.view() or {}
+            for line in view.get("summary") or ():
+                self.out("  " + escape(line))
+            self._view(view, d.player)
         elif word == "save" and rest:
             if self.table.save is None:
                 self.out("  [red]saving is not possible here[/red]")

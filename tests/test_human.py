@@ -122,6 +122,11 @@ def test_a_person_sees_the_rulesets_summary_not_the_whole_board():
     first = r.output.split("boss1 (round 1, round)")[0]
     assert "  boss1: $12000; people 50, businesses 0, Empire Marks 0" in first
     assert "board: " not in first  # the full board only on `view`
+    looked = play(CHICAGO, "--option", "bosses=2", "--seed", "1", "--agents",
+                  "human,random,random", input="view\n" + "2\n" * 60)
+    shown = looked.output.split("> view")[1].split("> ")[0]
+    assert "  boss1: $12000; people 50" in shown and "you, Boss 1: at " in shown
+    assert "$1,000 notes" in shown and "note1000" not in shown  # pieces by their names
     alone = play(CHICAGO, "--option", "bosses=2", "--seed", "1", "--agents",
                  "first,random,random", "--quiet")
     assert alone.exit_code == 0
