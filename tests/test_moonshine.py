@@ -50,7 +50,7 @@ def test_random_games_end_by_a_rule_with_everything_conserved(programs, players,
             assert len(game.zones["market"].items) <= players + 1
             checks.append(1)
 
-    shaken = 0
+    shaken = paused = 0
     for seed in range(GAMES):
         game = play(programs[variant], seed, players, hook)
         assert game.finished and len(game.players) == players
@@ -60,7 +60,10 @@ def test_random_games_end_by_a_rule_with_everything_conserved(programs, players,
         else:
             assert game.round == 30 and game.v_crowned is None
         shaken += sum(1 for _, d, label in game.history if d == "shake" and label == "shake")
+        # out of turn: Occupiers talk in the pause of a Standoff
+        paused += sum(1 for _, d, label in game.history if d == "deals" and label == "talk")
     assert checks and shaken > 0  # deals are proposed, and some are taken
+    assert paused > 0
 
 
 def test_a_blood_oath_game_forms_two_alliances(programs):
