@@ -962,9 +962,33 @@ def test_bot_log_line_shown_is_real(line, text, tmp_path):
 
 
 # --------------------------------------------------------- the guide's commands
+@pytest.fixture(scope="module")
+def guide_tmp(tmp_path_factory):
+    """The guide's /tmp, private to this run (no other run writes there)."""
+    return tmp_path_factory.mktemp("guide-tmp")
+
+
+def _guide_words(command, tmp):
+    return [w.replace("/tmp/", f"{tmp}/", 1) if w.startswith("/tmp/") else w
+            for w in shlex.split(command)]
+
+
+def _make_guide_files(command, tmp):
+    """A command that reads a /tmp file the guide wrote with an earlier
+    command (a replay of a save) gets it made first, so each runs alone."""
+    for w in shlex.split(command):
+        if w.startswith("/tmp/") and not Path(w.replace("/tmp/", f"{tmp}/", 1)).exists():
+            for _, earlier in GUIDE.commands:
+                if earlier == command:
+                    break
+                if w in shlex.split(earlier):
+                    CliRunner().invoke(main, _guide_words(earlier, tmp)[1:])
+
+
 @pytest.mark.parametrize("line,command", GUIDE.commands, ids=_ids(GUIDE.commands, lambda c: c[0]))
-def test_guide_command_works(line, command):
-    words = shlex.split(command)
+def test_guide_command_works(line, command, guide_tmp):
+    _make_guide_files(command, guide_tmp)
+    words = _guide_words(command, guide_tmp)
     abs_ = [str(ROOT / w) if not w.startswith("-") and (ROOT / w).exists() else w for w in words]
     if command.startswith("python -m pytest"):
         paths = [Path(w) for w in abs_[3:] if not w.startswith("-")]
