@@ -1,0 +1,52 @@
+"""What a ruleset writes reaches people's terminals and logs as text only:
+piece names are never a Python format string (issue 30, item 18), control
+characters never reach a terminal raw (item 17), and a log text never draws
+from the game's generator, so a game plays the same logged or quiet (item 16)."""
+import shutil
+import textwrap
+from pathlib import Path
+
+from interpreter.agents import FirstAgent
+from interpreter.engine import Game, load_program
+
+ROOT = Path(__file__).resolve().parent.parent
+RACE = ROOT / "rules" / "tutorial_race"
+
+
+def ruleset(tmp_path, rules, game_extra=""):
+    """tutorial_race's YAML files with `rules` as its only rule file."""
+    folder = tmp_path / "game"
+    folder.mkdir(parents=True)
+    for f in RACE.iterdir():
+        if f.is_file() and f.suffix == ".yaml":
+            shutil.copy(f, folder)
+    game = (folder / "game.yaml").read_text()
+    (folder / "game.yaml").write_text(game + game_extra)
+    (folder / "race.rules").write_text(textwrap.dedent(rules))
+    return folder
+
+
+def play(folder, logging=True, seed=1):
+    prog, diags = load_program(folder)
+    assert prog is not None, [d.short() for d in diags]
+    return Game(prog, agents=[FirstAgent(), FirstAgent()], logging=logging, seed=seed).run()
+
+
+PLACES = """
+game { rounds 1 { race } }
+phase race {
+  place 1 flag of red at space("s1")
+  place 3 flag of red at space("s2")
+  transfer 1 flag of red from space("s2") to space("s3")
+}
+"""
+
+
+def test_piece_names_are_never_a_format_string(tmp_path):
+    pieces = ('pieces:\n  flag: {supply: 5, name: "{0.__class__.__base__}", '
+              'plural: "{0:>5000000} {1}"}\n')
+    lines = [e["text"] for e in play(ruleset(tmp_path, PLACES, pieces)).log]
+    assert "red places a {0.__class__.__base__} at s1" in lines
+    assert "red places 3 {0:>5000000} {1} at s2" in lines
+    assert "red moves a {0.__class__.__base__} from s2 to s3" in lines
+    assert all(len(t) < 200 and "object" not in t for t in lines)
