@@ -6,6 +6,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from interpreter.agents import FirstAgent
 from interpreter.engine import Game, load_program
 
@@ -50,3 +52,35 @@ def test_piece_names_are_never_a_format_string(tmp_path):
     assert "red places 3 {0:>5000000} {1} at s2" in lines
     assert "red moves a {0.__class__.__base__} from s2 to s3" in lines
     assert all(len(t) < 200 and "object" not in t for t in lines)
+
+
+DRAWING = """
+game { rounds 1 { race } }
+phase race {
+  LINE
+}
+def pick() { return random(players) }
+def indirect() { return pick() }
+"""
+
+
+@pytest.mark.parametrize("line,what", [
+    ('log "{random(players)}"', "calls random()"),
+    ('log "{shuffled(players)}"', "calls shuffled()"),
+    ('log "{indirect()}"', "calls indirect()"),
+    ('place 1 flag of red at space("s1") log n => "{random(players)} {n}"', "calls random()"),
+])
+def test_a_log_text_may_not_draw_from_the_games_generator(tmp_path, line, what):
+    """Log texts are made only when a log is kept: a draw there would make the
+    same seed play differently logged and quiet, and saves fail to replay."""
+    folder = ruleset(tmp_path, DRAWING.replace("LINE", line), "pieces:\n  flag: {supply: 5}\n")
+    _, diags = load_program(folder)
+    bad = [d for d in diags if d.severity == "error"]
+    assert bad and bad[0].code == "TYPE", [d.short() for d in diags]
+    assert what in bad[0].message and "random generator" in bad[0].message
+    assert bad[0].path.endswith("race.rules") and bad[0].line == 4
+
+
+def test_a_function_that_draws_may_still_be_called_outside_log_texts(tmp_path):
+    folder = ruleset(tmp_path, DRAWING.replace("LINE", 'let p = indirect()\n  log "{p}"'))
+    assert play(folder).finished
