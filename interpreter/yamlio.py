@@ -27,6 +27,7 @@ from ruamel.yaml.scalarbool import ScalarBoolean
 
 from .diagnostics import Diagnostic
 from .diskcache import cached
+from .escapes import printable
 from .resources import schema_names, schema_text
 from .limits import (MAX_FILE_BYTES, MAX_NUMBER, MAX_PATH_CHARS, MAX_YAML_DEPTH,
                      MAX_YAML_NODES)
@@ -429,8 +430,7 @@ def shorten(v, n: int = 60) -> str:
     characters escaped."""
     s = str(v)
     cut = s if len(s) <= n else s[:n]
-    if not cut.isprintable():
-        cut = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    cut = printable(cut, keep="")
     return cut if len(s) <= n else cut + f"... ({len(s):,} characters)"
 
 

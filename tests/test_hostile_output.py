@@ -84,3 +84,49 @@ def test_a_log_text_may_not_draw_from_the_games_generator(tmp_path, line, what):
 def test_a_function_that_draws_may_still_be_called_outside_log_texts(tmp_path):
     folder = ruleset(tmp_path, DRAWING.replace("LINE", 'let p = indirect()\n  log "{p}"'))
     assert play(folder).finished
+
+
+# a line erased, the cursor moved up, the clipboard written (OSC 52), an 8-bit CSI
+CONTROLS = "\x1b[2K\x1b[1A \x1b]52;c;aGVsbG8=\x1b\\ \u009b2J \u2028"
+CONTROL_RULES = f"""
+game {{ rounds 1 {{ race }} }}
+phase race {{
+  log "evil {CONTROLS}"
+  choose red as pick "pick {CONTROLS}" {{
+    option "a{CONTROLS}" {{ }}
+    option "c" {{ }}
+  }}
+  log "{{nope().name}} {CONTROLS}" to red
+}}
+def nope() {{ return none }}
+"""
+
+
+def _rulebook(*args, stdin="", color=False):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    if color:
+        env["FORCE_COLOR"] = "1"  # rich writes its own colour codes: those must stay
+    return subprocess.run([sys.executable, "-m", "interpreter", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_control_characters_in_rule_texts_never_reach_the_terminal(tmp_path, color):
+    folder = ruleset(tmp_path, CONTROL_RULES)
+    for args, stdin in ((["play", str(folder), "--seed", "1"], ""),
+                        (["play", str(folder), "--seed", "1", "--agents", "human,random"], "1\n"),
+                        (["validate", str(folder)], "")):
+        r = _rulebook(*args, stdin=stdin, color=color)
+        out = r.stdout + r.stderr
+        assert "Traceback" not in out and "INTERNAL" not in out
+        for raw in ("\x1b[2K", "\x1b[1A", "\x1b]52", "\u009b", "\u2028"):
+            assert raw not in out, (args, out)
+        if "play" in args:
+            assert "evil \\x1b[2K\\x1b[1A" in out  # shown, escaped
+        if color and "play" in args:
+            assert "\x1b[" in out  # (rich's own colours still work)
+    r = _rulebook("play", str(folder), "--seed", "1", "--agents", "human,random", stdin="1\n")
+    assert "pick \\x1b[2K" in r.stdout and "a\\x1b[2K" in r.stdout  # the prompt and label
