@@ -10,6 +10,7 @@ import os
 import stat
 from dataclasses import asdict, dataclass, field
 
+from .confine import escapes_root
 from .escapes import printable
 from .limits import MAX_FILE_BYTES
 
@@ -88,6 +89,8 @@ class DiagnosticError(Exception):
 def read_line(path: str, line: int) -> str:
     """The source line shown under a diagnostic: only from a plain file within
     the size limit, with control characters shown as escapes, never raising."""
+    if escapes_root(path) is not None:  # (the file was refused unread: never quote it)
+        return ""
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
