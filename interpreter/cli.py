@@ -15,13 +15,14 @@ from pathlib import Path
 import click
 
 from . import terminal
+from .confine import ruleset_reach
 from .terminal import SafeConsole, echo
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
 from .engine import (BACKENDS, Game, active_seats, load_program, option_problems, validate_ruleset,
                      with_players)
 from .simulate import Job, default_workers, outcomes
-from .yamlio import is_dir, is_file
+from .yamlio import is_dir, is_file, shorten
 
 
 def _options(pairs) -> dict:
@@ -297,6 +298,14 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         players = saved.get("players", players)
         if path is None:
             path = str(saved_ruleset(Path(replay), saved))
+            if not ruleset_reach(replay, path):  # (guide, section 13)
+                _fail([Diagnostic(str(replay), 1, 1, "OPTION",
+                                  f"the saved game's ruleset {shorten(saved['ruleset'], 200)} lies "
+                                  "outside its reach: a save names its own folder, a folder "
+                                  "inside it or the one just above it, unless the command line "
+                                  "names the ruleset",
+                                  hint=f"rulebook play RULESET --replay {shorten(replay, 200)}")],
+                      fmt)
     if path is None:
         raise click.UsageError("play needs a ruleset PATH (or --scenario FILE, or --replay SAVE)")
     problem = variant_problem(variant)
@@ -457,7 +466,9 @@ def _save_now(path, program, game, variant, specs) -> str:
         write_save(Path(path), program, game, variant, specs)
     except (OSError, DiagnosticError) as e:
         return f"not saved: {getattr(e, 'strerror', None) or e}"
-    return f"saved {len(game.history)} choices to {path} (go on later with --replay {path})"
+    later = f"--replay {path}" if ruleset_reach(path, program.rs.path) else \
+        f"rulebook play {program.rs.path} --replay {path}"  # (guide, section 13)
+    return f"saved {len(game.history)} choices to {path} (go on later with {later})"
 
 
 def _leave(table, program, game, variant, specs, save, seed):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["confine", "escapes_root"]
+__all__ = ["confine", "escapes_root", "ruleset_reach"]
 
 # confined folders: absolute path -> real path (the most recent last)
 _ROOTS: dict = {}
@@ -44,3 +44,17 @@ def escapes_root(path: str) -> str | None:
     except (OSError, ValueError):
         return None
     return None
+
+
+def ruleset_reach(file, folder) -> bool:
+    """Whether a scenario or save `file` may name the ruleset at `folder` by
+    itself (guide, section 13): its own folder, a folder inside it, or the
+    folder just above it (`ruleset: ..` from a ruleset's scenarios/), all on
+    real paths. Any other folder only when the command line names it too."""
+    try:
+        here = os.path.realpath(os.path.dirname(os.path.abspath(file)))
+        real = os.path.realpath(folder)
+    except (OSError, ValueError):  # (a NUL: no folder at all, which the caller reports)
+        return True
+    return real == os.path.dirname(here) or real == here or \
+        real.startswith(here.rstrip(os.sep) + os.sep)

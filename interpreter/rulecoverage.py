@@ -437,7 +437,7 @@ def cover_all(path, variants, games=20, seed=0, agents="random", options=None, p
             for f in _scenario_files(root):
                 with tracer.on():
                     try:
-                        res = run_scenario_file(f)
+                        res = run_scenario_file(f, ruleset=root)  # (for it alone)
                     except DiagnosticError as e:  # (the runner reports, but be sure)
                         res = None
                         warnings.append(f"scenario {os.path.relpath(f, root)}: "

@@ -142,8 +142,10 @@ class _Loader:
         confine(folder)  # nothing under it is read from outside it (yamlio)
         game = folder / "game.yaml"
         if not exists(game):
+            # a folder without one is no ruleset: none of its files is read (or quoted)
             self.err(game, 1, 1, "FILE-MISSING", "a ruleset needs a game.yaml (kind: game)")
             self.broken.add("game")
+            return self.rs
         self.rs.variants = sorted(p.parent.name for p in folder.glob("variants/*/variant.yaml"))
         self.load_layer(folder, ("game", "components", "board", "tables"))
         if variant is not None:

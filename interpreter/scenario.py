@@ -20,6 +20,7 @@ from .engine import Game, Rig, StopGame, active_seats, load_program, with_player
 from .parser import Source, parse_expr, parse_stmts
 from .savegame import variant_problem
 from .state import display
+from .confine import ruleset_reach
 from .limits import MAX_PATH_CHARS
 from .yamlio import (is_dir, load_yaml, path_too_long, position, read_text, schema_diagnostics,
                      shorten)
@@ -150,6 +151,13 @@ class _Scenario:
             self.ruleset = folder.resolve()
         except (OSError, ValueError, RuntimeError):  # a NUL, a symlink loop: not a folder
             self.ruleset = folder
+        if self.expected_ruleset is None and not ruleset_reach(self.path, folder):
+            self.err(*position(doc, "ruleset"), "OPTION",
+                     f"the ruleset {shorten(doc['ruleset'], 200)} lies outside this file's "
+                     "reach: a scenario names its own folder, a folder inside it or the one "
+                     "just above it (`ruleset: ..`) unless the command line names the ruleset",
+                     hint=f"rulebook play RULESET --scenario {shorten(self.path, 200)}")
+            return False
         if not is_dir(self.ruleset):
             self.err(*position(doc, "ruleset"), "FILE-MISSING",
                      f"no ruleset folder at {shorten(doc['ruleset'], 200)} (relative to this file)")

@@ -118,7 +118,7 @@ def test_a_save_remembers_the_player_count(tmp_path):
     chicago = str(ROOT / "rules" / "chicago")
     first = json.loads(run("play", chicago, "--players", "4", "--json", "--save", str(save)).output)
     assert json.loads(save.read_text())["players"] == 4
-    again = json.loads(run("play", "--replay", str(save), "--json").output)
+    again = json.loads(run("play", chicago, "--replay", str(save), "--json").output)
     assert again == first
 
 

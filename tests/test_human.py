@@ -48,7 +48,7 @@ def test_end_of_input_saves_the_game_and_exits_130(tmp_path, monkeypatch):
         saved = json.loads(Path("tutorial_race-seed0.save.json").read_text())
         assert [c[0] for c in saved["choices"]].count("red") == 2  # both answers kept
         # replayed, the same seat is asked the next question, and the game goes on
-        r = runner.invoke(main, ["play", "--replay", "tutorial_race-seed0.save.json",
+        r = runner.invoke(main, ["play", RACE, "--replay", "tutorial_race-seed0.save.json",
                                  "--agents", "human,random", "--plain"],
                           input="1\n" * 40, catch_exceptions=False)
         assert r.exit_code == 0, r.output
@@ -144,7 +144,7 @@ def test_the_screen_holds_every_line_the_seat_may_read_in_order(tmp_path, rulese
              input="1\n" * 5000)
     assert r.exit_code == 0, r.output[-3000:]
     assert "played by random agents" in r.output  # the other seats, said so
-    view = CliRunner().invoke(main, ["play", "--replay", str(save), "--view", seat,
+    view = CliRunner().invoke(main, ["play", path, "--replay", str(save), "--view", seat,
                                      "--format", "jsonl"], catch_exceptions=False)
     assert view.exit_code == 0, view.output
     expected = [json.loads(line)["text"] for line in view.stdout.splitlines()]

@@ -29,7 +29,7 @@ def test_a_scenario_result_as_json(tmp_path):
     bad = tmp_path / "bad.scenario.yaml"
     bad.write_text(Path(SCENARIO).read_text().replace("winners == [red]", "winners == [blue]")
                    .replace("ruleset: ..", f"ruleset: {RACE}"))
-    r = run("play", "--scenario", bad, "--json")
+    r = run("play", RACE, "--scenario", bad, "--json")
     assert r.exit_code == 1
     out = json.loads(r.stdout)
     assert out["ok"] is False and out["diagnostics"][0]["code"] == "EXPECT-FAIL"
@@ -88,10 +88,10 @@ def test_command_line_mistakes_name_the_flag():
 def test_replay_and_scenario_say_which_flags_they_ignore(tmp_path):
     save = tmp_path / "g.json"
     assert run("play", RACE, "--seed", "4", "--quiet", "--save", save).exit_code == 0
-    r = run("play", "--replay", save, "--seed", "5", "--option", "laps=3", "--quiet")
+    r = run("play", RACE, "--replay", save, "--seed", "5", "--option", "laps=3", "--quiet")
     assert r.exit_code == 0
     assert "note: --replay ignores --seed, --option" in r.stderr
-    r = run("play", "--replay", save, "--quiet")
+    r = run("play", RACE, "--replay", save, "--quiet")
     assert "ignores" not in r.stderr
     r = run("play", "--scenario", SCENARIO, "--seed", "9")
     assert r.exit_code == 0 and "note: --scenario ignores --seed" in r.stderr

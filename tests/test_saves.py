@@ -7,6 +7,7 @@ replay must give the same choices, log and result, byte for byte.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,7 @@ def test_every_saved_game_replays_identically(tmp_path, ruleset, variant, option
             args += ["--variant", variant]
         first = cli(*args, "--save", save, "--log", log1)
         assert first.exit_code == 0, first.output
-        again = cli("play", "--replay", save, "--json", "--log", log2)
+        again = cli("play", RULES / ruleset, "--replay", save, "--json", "--log", log2)
         assert again.exit_code == 0, again.output
         assert json.loads(again.output) == json.loads(first.output)
         assert log2.read_bytes() == log1.read_bytes()
@@ -79,7 +80,7 @@ def test_a_truncated_save_continues_the_same_game_with_random_agents(tmp_path):
         part = dict(data, choices=data["choices"][:cut], finished=False)
         short = tmp_path / f"cut{cut}.json"
         short.write_text(json.dumps(part))
-        out = json.loads(cli("play", "--replay", short, "--json", "--agents", "random").output)
+        out = json.loads(cli("play", RULES / "smile_and_gun", "--replay", short, "--json", "--agents", "random").output)
         assert out["choices"] == full["choices"] and out["scores"] == full["scores"]
 
 
@@ -90,21 +91,22 @@ def test_a_drawn_option_that_changed_is_reported(tmp_path):
     data["options"]["shadow"] = "the-badge" if data["options"]["shadow"] != "the-badge" \
         else "the-feds"
     save.write_text(json.dumps(data))
-    r = cli("play", "--replay", save)
+    r = cli("play", RULES / "smile_and_gun", "--replay", save)
     assert r.exit_code == 2 and "OPTION" in r.output and "drawn" in r.output
 
 
 def test_the_ruleset_is_found_from_the_save_files_folder(tmp_path, monkeypatch):
-    saves = tmp_path / "saves" / "deep"
-    saves.mkdir(parents=True)
-    save = saves / "g.json"
-    monkeypatch.chdir(ROOT)
-    first = cli("play", "rules/tutorial_race", "--seed", 2, "--json", "--save", save)
-    data = json.loads(save.read_text())
-    assert not Path(data["ruleset"]).is_absolute()
-    assert (saves / data["ruleset"]).resolve() == (RULES / "tutorial_race").resolve()
-    monkeypatch.chdir(tmp_path)  # elsewhere: the path still resolves from the save
-    again = cli("play", "--replay", save, "--json")
+    """A folder of rules and its saves moves as a whole (the save's ruleset is
+    relative to the save), and replays there without naming the ruleset."""
+    shutil.copytree(RULES / "tutorial_race", tmp_path / "game")
+    (tmp_path / "game" / "saves").mkdir()
+    monkeypatch.chdir(tmp_path)
+    first = cli("play", "game", "--seed", 2, "--json", "--save", "game/saves/g.json")
+    data = json.loads((tmp_path / "game" / "saves" / "g.json").read_text())
+    assert data["ruleset"] == ".."
+    (tmp_path / "game").rename(tmp_path / "moved")
+    monkeypatch.chdir(ROOT)  # elsewhere: the path still resolves from the save
+    again = cli("play", "--replay", tmp_path / "moved" / "saves" / "g.json", "--json")
     assert again.exit_code == 0, again.output
     assert json.loads(again.output) == json.loads(first.output)
 
@@ -118,7 +120,7 @@ def test_a_variant_is_a_folder_name_and_nothing_else(tmp_path, variant):
     data = json.loads(save.read_text())
     data["variant"] = variant
     save.write_text(json.dumps(data))
-    r = cli("play", "--replay", save, "--quiet")
+    r = cli("play", RULES / "tutorial_race", "--replay", save, "--quiet")
     assert r.exit_code == 2 and "OPTION" in r.output
 
 

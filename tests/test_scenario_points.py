@@ -8,6 +8,8 @@ diagnostics (code, line, column) are computed from the scenario text.
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -39,7 +41,10 @@ def write(tmp_path, body, head=HEAD) -> Path:
 
 
 def run(path):
-    return run_scenario_file(path)
+    """As `play RULESET --scenario FILE`: these scenarios name a shipped
+    ruleset, outside their own folder (guide, section 13)."""
+    named = re.search(r"^ruleset: (.*)$", Path(path).read_text(), re.M).group(1)
+    return run_scenario_file(path, ruleset=Path(path).parent / named)
 
 
 def pos(path, needle):
@@ -138,12 +143,13 @@ expect:
 
 
 def test_unknown_decisions_and_players_in_points_are_reported(tmp_path):
+    shutil.copytree(RACE, tmp_path / "race")  # (validate names no ruleset: the file's own)
     path = write(tmp_path, """\
 expect:
   - after: {decision: mvoe}
     that: ['true']
   - offered: {player: green, decision: move, labels: [x]}
-""")
+""", HEAD.replace(f"ruleset: {RACE}", "ruleset: race"))
     r = CliRunner().invoke(main, ["validate", "--format", "json", str(path)])
     codes = {(d["code"], d["line"]) for d in json.loads(r.stdout)}
     assert ("REF-UNDEF", pos(path, "mvoe")[0]) in codes
@@ -228,7 +234,7 @@ def test_play_honours_path_with_a_scenario(tmp_path):
 
 def test_a_failing_scenario_shows_the_log_up_to_the_failure(tmp_path):
     path = write(tmp_path, "expect:\n  - that: ['winners == [blue]']\n")
-    r = CliRunner().invoke(main, ["play", "--scenario", str(path)])
+    r = CliRunner().invoke(main, ["play", str(RACE), "--scenario", str(path)])
     assert r.exit_code == 1
     assert "the log up to the failure" in r.output and "red completes lap 1" in r.output
 
