@@ -12,6 +12,7 @@ from types import FunctionType
 
 from .limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
 from .state import Comp, FrozenList, RuleError, Side, Space, Zone, display
+from .walkcost import nested_items, sort_times
 
 RULES_FILE = "<rules>"  # the file name of generated code, in tracebacks
 
@@ -135,6 +136,8 @@ def B_each(G, xs):
 def B_in(G, x, xs):
     if type(xs) is list or type(xs) is FrozenList:
         spend(G, len(xs))
+        if isinstance(x, (list, dict)):  # each item compared with x, deeply
+            nested_items(G, xs)
     try:
         return x in xs
     except TypeError:
@@ -143,7 +146,12 @@ def B_in(G, x, xs):
 
 def B_eq(G, a, b):
     if isinstance(a, list) and isinstance(b, list):
-        spend(G, min(len(a), len(b)))
+        if len(a) != len(b):
+            return False  # as Python's ==, without walking either
+        spend(G, len(a))
+        nested_items(G, a)  # lists inside are compared item by item too
+    elif isinstance(a, dict) and isinstance(b, dict):
+        nested_items(G, (a,))
     return a == b
 
 
@@ -263,10 +271,11 @@ def _in_order(k):
     return k
 
 
-def _order(xs, ks):
+def _order(G, xs, ks):
     """The positions of xs by their keys ks, smallest first, ties in order
     (each key worked out once, before: a key may be a rule's function)."""
     at = range(len(xs))
+    nested_items(G, ks, sort_times(len(ks)))
     try:
         return sorted(at, key=ks.__getitem__)
     except TypeError:  # sides, spaces or components among the keys
@@ -274,9 +283,10 @@ def _order(xs, ks):
         return sorted(at, key=ks.__getitem__)
 
 
-def _ordered_keys(scan, xs, ks):
+def _ordered_keys(G, scan, xs, ks):
     """scan(xs, ks), again with entities placed by index if their keys
     cannot be compared as they are (the keys are worked out once, before)."""
+    nested_items(G, ks)
     try:
         return scan(xs, ks)
     except TypeError:
@@ -287,6 +297,7 @@ def _most_of(G, args, pick):
     xs = _paid(G, args[0]) if len(args) == 1 else args
     if not xs:
         return 0
+    nested_items(G, xs)
     try:
         return pick(xs)
     except TypeError:
@@ -337,19 +348,19 @@ _MAX_BY, _MIN_BY, _MOST, _FEWEST = _best(True), _best(False), _all_best(True), _
 
 
 def B_max_by(G, xs, key, trusted=False):
-    return _ordered_keys(_MAX_BY, *_keyed(_paid(G, xs), key, trusted))
+    return _ordered_keys(G, _MAX_BY, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_min_by(G, xs, key, trusted=False):
-    return _ordered_keys(_MIN_BY, *_keyed(_paid(G, xs), key, trusted))
+    return _ordered_keys(G, _MIN_BY, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_most(G, xs, key, trusted=False):
-    return _ordered_keys(_MOST, *_keyed(_paid(G, xs), key, trusted))
+    return _ordered_keys(G, _MOST, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_fewest(G, xs, key, trusted=False):
-    return _ordered_keys(_FEWEST, *_keyed(_paid(G, xs), key, trusted))
+    return _ordered_keys(G, _FEWEST, *_keyed(_paid(G, xs), key, trusted))
 
 
 def B_filter(G, xs, pred, trusted=False):
@@ -364,11 +375,12 @@ def B_map(G, xs, f, trusted=False):
 
 def B_sort_by(G, xs, key, trusted=False):
     xs, ks = _keyed(_paid(G, xs), key, trusted)
-    return [xs[i] for i in _order(xs, ks)]
+    return [xs[i] for i in _order(G, xs, ks)]
 
 
 def B_sort(G, xs):
     xs = _paid(G, xs)
+    nested_items(G, xs, sort_times(len(xs)))
     try:
         return sorted(xs)
     except TypeError:
@@ -393,7 +405,7 @@ def B_sorted(G, xs, by=None, trusted=False):
     xs = _paid(G, xs)
     ks = xs if key is None else [key(x) for x in xs]
     try:
-        return [xs[i] for i in _order(xs, ks)]
+        return [xs[i] for i in _order(G, xs, ks)]
     except TypeError:
         raise RuleError("sorted: these values cannot be put in order (mixed kinds, or none)") \
             from None
@@ -406,7 +418,7 @@ def B_ranked(G, xs, by=None, trusted=False):
     xs = _paid(G, xs)
     ks = [key(x) for x in xs]
     try:
-        ordered = [(ks[i], xs[i]) for i in _order(xs, ks)]
+        ordered = [(ks[i], xs[i]) for i in _order(G, xs, ks)]
     except TypeError:
         raise RuleError("ranked: these values cannot be put in order (mixed kinds, or none)") \
             from None
@@ -485,7 +497,9 @@ def B_group_by(G, xs, key, trusted=False):
     return out
 
 
-def _index(xs, x):
+def _index(G, xs, x):
+    if isinstance(x, (list, dict)):  # each item compared with x, deeply
+        nested_items(G, xs)
     for i, y in enumerate(xs):
         if y is x or y == x:
             return i
@@ -493,7 +507,7 @@ def _index(xs, x):
 
 
 def B_index_of(G, xs, x):
-    return _index(_paid(G, xs), x)
+    return _index(G, _paid(G, xs), x)
 
 
 def B_rotate(G, xs, x):
@@ -507,6 +521,8 @@ def _rotated(G, xs, x):
     G.fuel -= len(xs) + 1
     if G.fuel < 0:
         G.out_of_steps()
+    if isinstance(x, (list, dict)):  # each item compared with x, deeply
+        nested_items(G, xs)
     for i, y in enumerate(xs):
         if y is x or y == x:
             return xs[i:] + xs[:i]
@@ -515,7 +531,7 @@ def _rotated(G, xs, x):
 
 def B_next_of(G, xs, x):
     xs = lst(_paid(G, xs))
-    i = _index(xs, x)
+    i = _index(G, xs, x)
     if i < 0:
         raise RuleError(f"next_of: {display(x)} is not in the list")
     return xs[(i + 1) % len(xs)]

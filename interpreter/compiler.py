@@ -1070,8 +1070,10 @@ class Compiler:
                 # a list, text, table or (Zone.__len__) zone: what B_len
                 # counts; anything else fails either way
                 return f"len({codes[0]})", result
-            if self.fast and name in ("min", "max") and len(codes) >= 2:
-                return f"{name}({', '.join(codes)})", result  # as B_min/B_max compare them
+            if self.fast and name in ("min", "max") and len(codes) >= 2 and \
+                    all(t == "int" for t in types):
+                # numbers: as B_min/B_max compare them (lists would walk unpaid)
+                return f"{name}({', '.join(codes)})", result
             if self.fast and name == "sum" and len(codes) == 1 and codes[0] in self.guarded:
                 # nobody answers: the empty list's one step, and 0
                 call, live = self.guarded[codes[0]]
@@ -1382,7 +1384,7 @@ class Compiler:
         if n.op in ("in", "notin"):
             if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
                 self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
-            if not prt.startswith("list:"):  # zones, texts, tables: no walk to pay for
+            if not (prt.startswith("list:") or prt == "any"):  # zones, texts, tables: no walk
                 op = "in" if n.op == "in" else "not in"
                 return f"({lc} {op} {rc})", "bool"
             code = f"B_in(G, {lc}, {rc})"  # a list: paid for by its length
@@ -1404,7 +1406,10 @@ class Compiler:
                                      rt.startswith("comp")):
             op = "is" if n.op == "==" else "is not"
             return f"({lc} {op} {rc})", "bool"
-        if n.op in ("==", "!=") and (plt.startswith("list:") or prt.startswith("list:")) and \
+        # lists (and values of unknown type, which may be lists) compare item
+        # by item, nested lists too: B_eq pays for the walk (walkcost.py)
+        if n.op in ("==", "!=") and (plt.startswith("list:") or prt.startswith("list:") or
+                                     plt == prt == "any") and \
                 (is_list(plt) or plt == "any") and (is_list(prt) or prt == "any"):
             if self.fast and any(isinstance(x, A.ListLit) and not x.items
                                  for x in (n.left, n.right)):

@@ -9,7 +9,7 @@ may see is named only to those who may, before and after it moves.
 from __future__ import annotations
 
 from .failures import friendly as _friendly
-from .limits import MAX_LOG
+from .limits import MAX_LOG, MAX_LOG_CHARS, MAX_LOG_LINE
 from .logwords import and_list, count_of
 from .state import Comp, RuleError, Side, Zone, display
 from .views import hidden_comps, knowers, shown, viewers
@@ -58,15 +58,30 @@ def public_place(p) -> dict:
     return place_ref(p, type(p) is Comp and viewers(p.zone) is not None)
 
 
+def cut_line(text: str) -> str:
+    """A log line of at most MAX_LOG_LINE characters (one line may join many
+    values, each already cut at MAX_TEXT), a longer one cut and marked."""
+    return text if len(text) <= MAX_LOG_LINE else text[:MAX_LOG_LINE] + "..."
+
+
 class GameLog:
     """The log-writing half of engine.Game (a mixin: it uses the game's round,
     phase and log, and is used by its decisions and effects)."""
+
+    log_chars = 0  # characters logged so far, against MAX_LOG_CHARS
 
     def say(self, text, see="all", others=None, **extra):
         """Log one event. `see` is "all" or the ids of the seats that may read
         `text`; everyone else reads `others` (or nothing) — see views.log_for."""
         if len(self.log) >= MAX_LOG:
             raise RuleError(f"the log passed {MAX_LOG:,} lines (a 'log' in a loop without end?)")
+        text = cut_line(text)
+        if others is not None:
+            others = cut_line(others)
+        self.log_chars += len(text) + len(others or "")
+        if self.log_chars > MAX_LOG_CHARS:
+            raise RuleError(f"the log passed {MAX_LOG_CHARS:,} characters (long lines "
+                            "'log'ged in a loop?)")
         entry = {"round": self.round, "phase": self.phase, "text": text, "see": see}
         if others is not None:
             entry["others"] = others

@@ -10,8 +10,7 @@ as "green's hand", a space's as "tokens at Docks".
 """
 from __future__ import annotations
 
-from .limits import MAX_TEXT
-from .state import Comp, Side, Space, Zone, display
+from .state import Comp, Side, Space, Zone, capped_parts, cut, display
 
 _IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "person": "people",
               "child": "children", "mouse": "mice", "goose": "geese", "foot": "feet"}
@@ -139,10 +138,12 @@ class Words:
                 out = self.comps(value)[0]
             elif not value:
                 out = "none"
-            elif depth:  # a list inside a list: [0, 5]
-                out = "[" + ", ".join(self.text(v, depth + 1) for v in value) + "]"
-            else:
-                out = and_list([self.text(v, depth + 1) for v in value])
+            else:  # words made only as far as the cut (capped_parts)
+                words, whole = capped_parts(self.text(v, depth + 1) for v in value)
+                if depth:  # a list inside a list: [0, 5]
+                    out = "[" + ", ".join(words) + "]"
+                else:
+                    out = and_list(words) if whole else ", ".join(words)
         else:
             return display(value)
-        return out if len(out) <= MAX_TEXT else out[:MAX_TEXT] + "..."
+        return cut(out)

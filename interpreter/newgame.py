@@ -21,6 +21,7 @@ from .diskcache import compiled_code
 from .state import Comp, FrozenList, PieceRow, Space, Zone
 
 FILE = "<new game>"
+LOOPED = 2_000  # more components than this are made by loops (see _components_looped)
 
 
 def builder(tpl, lay, nsides):
@@ -30,13 +31,14 @@ def builder(tpl, lay, nsides):
     ns = {"__builtins__": {}}
     exec(compiled_code(text, FILE), ns)
     build = ns["build"]
-    return lambda G: build(G, consts, object.__new__, Space, Comp, Zone, PieceRow, FrozenList)
+    return lambda G: build(G, consts, object.__new__, Space, Comp, Zone, PieceRow, FrozenList,
+                           setattr)
 
 
 def source(tpl, lay, nsides) -> tuple[str, tuple]:
     """The builder's code, and the constants it reads by position."""
     w = _Writer()
-    w.line("def build(G, K, new, Space, Comp, Zone, PieceRow, FrozenList):")
+    w.line("def build(G, K, new, Space, Comp, Zone, PieceRow, FrozenList, setattr):")
     w.line(" sides = G.sides")
     for j in range(nsides):
         w.line(f" s = sides[{j}]")
@@ -49,7 +51,20 @@ def source(tpl, lay, nsides) -> tuple[str, tuple]:
         zv = w.zone(name, "None", None, name, z)
         w.line(f" G.{_ident('z_' + name)} = {zv}")
         w.line(f" zones[{w.k(name)}] = {zv}")
-    # spaces: their fields first (refs may point forward), as the loops did
+    if len(lay.space_fields) > LOOPED:
+        _spaces_looped(w, tpl, lay, nsides)
+    else:
+        _spaces(w, tpl, lay, nsides)
+    if len(lay.comp_fields) > LOOPED:
+        _components_looped(w, lay, nsides)
+    else:
+        _components(w, lay, nsides)
+    return "\n".join(w.lines) + "\n", tuple(w.consts)
+
+
+def _spaces(w, tpl, lay, nsides):
+    """Spaces and tracks as straight-line code: one store per value."""
+    # their fields first (refs may point forward), as the loops did
     for i, fields in enumerate(lay.space_fields):
         w.line(f" s{i} = new(Space)")
         for k, v in fields.items():
@@ -69,6 +84,48 @@ def source(tpl, lay, nsides) -> tuple[str, tuple]:
     tracks = ", ".join(f"{w.k(name)}: ([{', '.join(f's{x}' for x in at)}], {w.k(loop)}, "
                        f"{w.k(pos)})" for name, at, loop, pos in tpl.track_places)
     w.line(f" G.tracks = {{{tracks}}}")
+
+
+def _spaces_looped(w, tpl, lay, nsides):
+    """Spaces and tracks as loops over constant tables (as
+    _components_looped): the same objects, attributes in the same order."""
+    fields = [{_ident(k): (tpl.space_links[i] if k == "_links" else v) for k, v in f.items()}
+              for i, f in enumerate(lay.space_fields)]
+    per = [([(_ident(py), kind, v) for py, kind, v in refs],
+            [(_ident(py), name, f"{f['id']}.{name}", z.type, z.visibility, z.live)
+             for py, name, z in tpl.space_zones])
+           for refs, f in zip(tpl.space_refs, lay.space_fields)]
+    own = [(piece, _ident(attr)) for piece, attr in lay.space_own]
+    w.line(" spaces = G.spaces = []")
+    w.line(f" for f in {w.k(fields)}:")
+    w.line("  s = new(Space)")
+    w.line("  s.__dict__.update(f)")
+    w.line("  spaces.append(s)")
+    w.line(" G.spaces_by_id = {sp.id: sp for sp in spaces}")
+    w.line(" i = 0")
+    w.line(f" for refs, szones in {w.k(per)}:")
+    w.line("  s = spaces[i]")
+    w.line("  i += 1")
+    w.line("  for py, kind, v in refs:")
+    w.line("   setattr(s, py, spaces[v] if kind == 'space' else FrozenList([spaces[x] for x in v]))")
+    w.line("  for py, name, zid, kind, vis, live in szones:")
+    w.line("   z = new(Zone)")
+    for attr, code in (("name", "name"), ("owner", "s"), ("holder", "None"), ("id", "zid"),
+                       ("items", "[]"), ("kind", "kind"), ("visibility", "vis"), ("live", "live")):
+        w.line(f"   z.{attr} = {code}")
+    w.line("   setattr(s, py, z)")
+    w.line(f"  for piece, attr in {w.k(own)}:")
+    w.line("   r = new(PieceRow)")
+    w.line("   r.piece = piece")
+    w.line("   r.location = s")
+    w.line(f"   r.counts = [{', '.join('0' for _ in range(nsides))}]")
+    w.line("   setattr(s, attr, r)")
+    w.line(f" G.tracks = {{name: ([spaces[x] for x in at], loop, pos) for name, at, loop, pos in "
+           f"{w.k([tuple(t) for t in tpl.track_places])}}}")
+
+
+def _components(w, lay, nsides):
+    """Components as straight-line code: one store per value."""
     refs: dict = {}
     for i, py, kind, v in lay.comp_refs:
         refs.setdefault(i, []).append((py, kind, v))
@@ -93,7 +150,41 @@ def source(tpl, lay, nsides) -> tuple[str, tuple]:
         w.line(f" z.items = [{', '.join(f'c{i}' for i in idxs)}]")
         for i in idxs:
             w.line(f" c{i}.zone = z")
-    return "\n".join(w.lines) + "\n", tuple(w.consts)
+
+
+def _components_looped(w, lay, nsides):
+    """Components as loops over constant tables: the same objects, in the
+    same order, with the same attributes in the same order; code whose size
+    does not grow with the components (a ruleset of tens of thousands would
+    otherwise cost minutes and gigabytes to compile)."""
+    own = dict(lay.comp_own)
+    fields = w.k(list(lay.comp_fields))
+    refs = w.k([(i, _ident(py), kind, v) for i, py, kind, v in
+                sorted(lay.comp_refs, key=lambda r: r[0])])
+    rows = w.k([(i, piece, _ident(attr)) for i in range(len(lay.comp_fields))
+                for piece, attr in own.get(i, ())])
+    w.line(" cs = []")
+    w.line(f" for f in {fields}:")
+    w.line("  c = new(Comp)")
+    w.line("  c.__dict__.update(f)")
+    w.line("  cs.append(c)")
+    w.line(f" for i, py, kind, v in {refs}:")
+    w.line("  setattr(cs[i], py, spaces[v] if kind == 'space' else FrozenList([spaces[x] for x in v]))")
+    w.line(f" for i, piece, attr in {rows}:")
+    w.line("  r = new(PieceRow)")
+    w.line("  r.piece = piece")
+    w.line("  r.location = cs[i]")
+    w.line(f"  r.counts = [{', '.join('0' for _ in range(nsides))}]")
+    w.line("  setattr(cs[i], attr, r)")
+    w.line(" G.comps = cs")
+    w.line(f" G.comps_by_id = {{cid: cs[i] for i, cid in {w.k(list(enumerate(lay.comp_ids)))}}}")
+    w.line(f" G.comps_by_kind = {{kind: [cs[i] for i in idxs] for kind, idxs in "
+           f"{w.k(list(lay.kinds.items()))}}}")
+    w.line(f" for zname, idxs in {w.k(list(lay.starts.items()))}:")
+    w.line("  z = zones[zname]")
+    w.line("  z.items = [cs[i] for i in idxs]")
+    w.line("  for i in idxs:")
+    w.line("   cs[i].zone = z")
 
 
 class _Writer:

@@ -25,7 +25,7 @@ from .yamlio import (confine, exists, is_dir, load_yaml, path_too_long, plain, p
                      schema_diagnostics, shorten)
 
 _PLACES = re.compile(r"\{([a-z][a-z0-9_]*)\}")  # {key} in a product's `each` texts
-_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # a component id (components.schema.json)
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")  # a component id (components.schema.json)
 
 RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
 COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component

@@ -22,7 +22,7 @@ from .limits import MAX_JSON_DEPTH
 from .yamlio import read_text, validator
 
 FORMAT = 1
-VARIANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")  # a folder under variants/, nothing else
+VARIANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")  # a folder under variants/, nothing else
 
 
 @dataclass

@@ -225,13 +225,34 @@ class ZeroRow(PieceRow):
         return f"<no {self.piece}>"
 
 
+def capped_parts(parts, sep: str = ", ") -> tuple[list, bool]:
+    """The first of `parts` (an iterable of texts) up to where, joined by
+    `sep`, they pass MAX_TEXT characters, and whether that was all of them:
+    the parts after that point are never made (a list of 40,000 long texts
+    would otherwise be joined whole, gigabytes, before the cut)."""
+    out, size = [], 0
+    for part in parts:
+        out.append(part)
+        size += len(part) + len(sep)
+        if size > MAX_TEXT:
+            return out, False
+    return out, True
+
+
+def capped_join(sep: str, parts) -> str:
+    """sep.join(parts), built no further than MAX_TEXT characters and a part."""
+    return sep.join(capped_parts(parts, sep)[0])
+
+
+def cut(text: str) -> str:
+    """A text of at most MAX_TEXT characters; a longer one is cut and marked."""
+    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "..."
+
+
 def display(value) -> str:
     """How a value reads in labels, logs and messages (at most MAX_TEXT
     characters: longer text is cut and marked)."""
-    text = _display(value)
-    if len(text) > MAX_TEXT:
-        return text[:MAX_TEXT] + "..."
-    return text
+    return cut(_display(value))
 
 
 def _display(value) -> str:
@@ -242,13 +263,13 @@ def _display(value) -> str:
     if value is False:
         return "false"
     if isinstance(value, (list, tuple)):
-        return ",".join(_display(v) for v in value)
+        return capped_join(",", (_display(v) for v in value))
     if isinstance(value, (Entity, Zone)):
         return value.id
     if isinstance(value, (int, str)):
         return str(value)
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_display(v)}" for k, v in value.items()) + "}"
+        return "{" + capped_join(", ", (f"{k}: {_display(v)}" for k, v in value.items())) + "}"
     if callable(value):
         return "a function"  # never a Python repr: it would show memory addresses
     return type(value).__name__

@@ -10,8 +10,7 @@ nothing. Views and logs for a seat are built from these alone.
 """
 from __future__ import annotations
 
-from .limits import MAX_TEXT
-from .state import Comp, Side, Space, Zone, display, py_name
+from .state import Comp, Side, Space, Zone, capped_join, cut, display, py_name
 
 
 def visible(zone: Zone, side) -> bool:
@@ -60,10 +59,9 @@ def shown(value, hide, show=display, sep=",") -> str:
         if type(v) is Comp and v in hide:
             return f"a {v.kind}"
         if isinstance(v, list) and depth < 8:
-            return sep.join(text(x, depth + 1) for x in v)
+            return capped_join(sep, (text(x, depth + 1) for x in v))
         return show(v)
-    out = text(value)
-    return out if len(out) <= MAX_TEXT else out[:MAX_TEXT] + "..."
+    return cut(text(value))
 
 
 def sees(comp, side) -> bool:

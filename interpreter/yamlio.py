@@ -523,12 +523,29 @@ def _is_number(checker, v) -> bool:
 
 
 @lru_cache(maxsize=None)
+def _end_anchored(pattern: str):
+    # A schema's `pattern` is ECMA-262, where `$` is the end of the text; in
+    # Python's re it also matches before a final newline, so "score\n" would
+    # pass "^[a-z]+$" and reach the engine as a name. `\Z` is the end in re.
+    return re.compile(re.sub(r"(?<!\\)\$$", r"\\Z", pattern))
+
+
+def _pattern(validator, pattern, instance, schema):
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not _end_anchored(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=None)
 def _validator_class():
-    # Draft 2020-12 counts 2.0 as an "integer"; rule data may not.
+    # Draft 2020-12 counts 2.0 as an "integer"; rule data may not. A pattern's
+    # `$` is the end of the text, as in the schema's own language (_pattern).
     from jsonschema import Draft202012Validator, validators
 
     return validators.extend(
         Draft202012Validator,
+        validators={"pattern": _pattern},
         type_checker=Draft202012Validator.TYPE_CHECKER.redefine_many(
             {"integer": _is_integer, "number": _is_number}))
 
