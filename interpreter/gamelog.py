@@ -226,12 +226,16 @@ class GameLog:
             self._held[-1].append(((player, name, opt, label, note, say), extra))
             return
         values = opt[1:] if type(opt) is tuple else ()
-        hidden = [v for v in values if type(v) is Comp and viewers(v.zone) is not None]
+        # an option's values may be lists of components (a pair to discard): the
+        # components inside count as the option's own, at any depth
+        hidden = [c for v in values for c in hidden_comps(v)]
         who = f"{player.id} (bot)" if extra.get("bot") else player.id
         notes = [x for x in (None if name.startswith("choice@") else name, note) if x]
         tail = f" ({', '.join(notes)})" if notes else ""
         text = f"{who} chooses {label}{tail}"
-        seers = None if not hidden else {player.id}.union(*(knowers(c) for c in hidden))
+        # the chooser, and those who know every hidden component the option holds
+        seers = None if not hidden else \
+            {player.id} | set.intersection(*(set(knowers(c)) for c in hidden))
         # the table reads neither the note (forced, or how a bot ranked) nor the count
         public = "" if name.startswith("choice@") else f" ({name})"
         others = None if not hidden else f"{who} chooses {count_of(hidden)}{public}"
@@ -349,11 +353,13 @@ class GameLog:
         """One sentence per zone rolled, subject first: "red rolls 4 and 2"
         (whose turn it is, or whose zone), else "cup shows 4 and 2". Faces of
         dice in a zone some seat may not see reach only those who may; the
-        others read how many dice were rolled."""
+        others read how many dice were rolled. A rule's own line (`say`) tells
+        the whole roll, so it is read only by those who see every zone rolled."""
         words = self.program.words
         by_zone = {}
         for d in dice:
             by_zone.setdefault(d.zone, []).append(d)
+        lines = []  # (text, seers, others, event, dice) per zone
         for z in sorted(by_zone, key=lambda z: "" if z is None else z.id):
             group = by_zone[z]
             faces = and_list([str(d.u_value) for d in group])
@@ -367,9 +373,20 @@ class GameLog:
                 f"{count_of(group, 'die', 'dice')} in {words.zone(z)}"
             event = {"kind": "roll", "player": who.id if who is not None else None,
                      "zone": z.id if z is not None else None, "count": len(group)}
-            data = {"event": {**event, "dice": [{"id": d.id, "value": d.u_value}
-                                                for d in group]},
+            lines.append((text, seers, others, event,
+                          [{"id": d.id, "value": d.u_value} for d in group]))
+        if say is not None and lines:
+            hidden = [x[1] for x in lines if x[1] is not None]
+            seers = set.intersection(*hidden) if hidden else None
+            others = "; ".join(x[2] if x[2] is not None else x[0] for x in lines) \
+                if hidden else None
+            event = dict(lines[0][3], count=len(dice))
+            if len(lines) > 1:  # zones told apart only by the dice's own ids
+                event["zone"] = None
+            data = {"event": {**event, "dice": [d for x in lines for d in x[4]]},
                     "others_event": event}
-            if say is not None and self.say_event(say, subject, seers, others, **data):
+            if self.say_event(say, subject, seers, others, **data):
                 return  # the rule's line says the whole roll
-            self.say_secret(text, seers, others, **data)
+        for text, seers, others, event, faces in lines:
+            self.say_secret(text, seers, others, event={**event, "dice": faces},
+                            others_event=event)

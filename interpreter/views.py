@@ -40,27 +40,50 @@ def knowers(comp):
     return seers | set(comp._seen)
 
 
-def hidden_comps(value, depth=0) -> list:
-    """The components in a value (itself, or inside lists) that lie where
-    some seat may not see them: what a text showing the value must hide."""
+def _leaves(value):
+    """The items of a value that are not lists, lists inside lists to any
+    depth, in order: walked with a stack (no depth limit, so nothing nested
+    deeper than a limit escapes hiding) and each list once (a list holding
+    itself, or the same list twice, costs no more than its size)."""
+    out, stack, seen = [], [value], set()
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            if id(v) not in seen:
+                seen.add(id(v))
+                stack.extend(reversed(v))
+        else:
+            out.append(v)
+    return out
+
+
+def hidden_comps(value) -> list:
+    """The components in a value (itself, or inside lists at any depth) that
+    lie where some seat may not see them: what a text showing the value must
+    hide."""
     if type(value) is Comp:
         return [value] if viewers(value.zone) is not None else []
-    if isinstance(value, list) and depth < 8:
-        return [c for x in value for c in hidden_comps(x, depth + 1)]
-    return []
+    if not isinstance(value, list):
+        return []
+    return [c for c in _leaves(value) if type(c) is Comp and viewers(c.zone) is not None]
+
+
+_DEEP = 8  # lists nested deeper than this read flat (their items, in order)
 
 
 def shown(value, hide, show=display, sep=",") -> str:
     """show(value) (display, or the log's words), with each component in
-    `hide` (inside lists too) as 'a <kind>'."""
+    `hide` (inside lists too, at any depth) as 'a <kind>'."""
     if not hide:
         return show(value)
 
     def text(v, depth=0):
         if type(v) is Comp and v in hide:
             return f"a {v.kind}"
-        if isinstance(v, list) and depth < 8:
-            return sep.join(text(x, depth + 1) for x in v)
+        if isinstance(v, list):
+            if depth < _DEEP:
+                return sep.join(text(x, depth + 1) for x in v)
+            return sep.join(text(x, depth) for x in _leaves(v))  # flat: no deeper
         return show(v)
     out = text(value)
     return out if len(out) <= MAX_TEXT else out[:MAX_TEXT] + "..."
@@ -78,7 +101,10 @@ def _value(v, side, depth=0):
     if isinstance(v, (Space, Side)):
         return v.id
     if isinstance(v, list):
-        return [_value(x, side, depth + 1) for x in v] if depth < 8 else display(v)
+        if depth < _DEEP:
+            return [_value(x, side, depth + 1) for x in v]
+        # deeper lists read as a text, a component the side may not see as its kind
+        return shown(v, {c for c in hidden_comps(v) if not sees(c, side)})
     if isinstance(v, bool) or v is None:
         return v
     if isinstance(v, (int, str)):
