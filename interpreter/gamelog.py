@@ -12,7 +12,7 @@ from .failures import friendly as _friendly
 from .limits import MAX_LOG
 from .logwords import and_list, count_of
 from .state import Comp, RuleError, Side, Zone, display
-from .views import hidden_comps, knowers, shown, viewers
+from .views import Sourced, hidden_comps, knowers, plain, shown, viewers
 
 
 _ALL = object()  # a log line for everyone
@@ -121,7 +121,7 @@ class GameLog:
         (`log ... to SIDES`), only those sides read the line at all."""
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]  # lists of them too
         say = self.program.words.text
-        text = "".join(p if i % 2 == 0 else say(p) for i, p in enumerate(parts))
+        text = "".join(p if i % 2 == 0 else say(plain(p)) for i, p in enumerate(parts))
         if not text:
             return  # nothing to say (a text that failed: text_of noted it)
         readers = None
@@ -147,6 +147,23 @@ class GameLog:
             self.say(text, sorted(readers & seers), event=event)
         if readers - seers:
             self.say(shown_text, sorted(readers - seers), event=event)
+
+    _picked = {}  # component -> readers: what the last secret decision(s) hid
+
+    def sourced(self, value, comps, field):
+        """A value a log text or prompt read from the fields of `comps`: as
+        secret as the decision that picked one of them still hidden (its name
+        is what the decision hid); else the value itself, for all to read."""
+        picked = self._picked
+        readers = None
+        hidden = []
+        for c in comps:
+            seers = picked.get(c) if type(c) is Comp else None
+            if seers is not None and viewers(c.zone) is not None:
+                seers = seers | knowers(c)  # and those shown it since (reveal)
+                readers = seers if readers is None else readers & seers
+                hidden.append(c)
+        return value if readers is None else Sourced(value, hidden, readers, field)
 
     def say_at(self, template, *places, **extra):
         """A line about pieces at places (spaces or components): a component
@@ -182,7 +199,7 @@ class GameLog:
             return False
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]
         words = self.program.words.text
-        text = "".join(p if i % 2 == 0 else words(p) for i, p in enumerate(parts))
+        text = "".join(p if i % 2 == 0 else words(plain(p)) for i, p in enumerate(parts))
         if not text:  # `log ""`: another line tells this event; a decision keeps its own
             return "decision" not in extra
         if hidden:
@@ -199,6 +216,7 @@ class GameLog:
         self.say_secret(text, seers, others, **extra)
         return True
 
+    _releasing = False
     _held = ()  # `choose each`: the answers' lines, kept until all have answered
     _held_at = ()  # ... and where its answers start among the decisions being carried out
 
@@ -214,8 +232,12 @@ class GameLog:
         # the answers' rules run in the order asked, and each then takes the
         # last decision still open (a scenario checkpoint): so last asked, first
         self._deciding[at:] = self._deciding[at:][::-1]
-        for args, extra in lines:
-            self._log_choice(*args, **extra)
+        self._picked, self._releasing = {}, True
+        try:
+            for args, extra in lines:
+                self._log_choice(*args, **extra)
+        finally:
+            self._releasing = False
 
     def _log_choice(self, player, name, opt, label, note=None, say=None, **extra):
         """A decision's line: "green chooses move (action)", or the decision's
@@ -251,6 +273,11 @@ class GameLog:
         if extra.get("bot"):
             secret = secret and {**secret, "bot": True}
         extra = dict(extra, event=event, others_event=secret)
+        # what this decision hid, for the texts that read it (sourced); answers
+        # given together (choose each) are one group
+        self._picked = {} if not self._releasing else dict(self._picked)
+        for c in hidden:
+            self._picked[c] = frozenset(seers)
         if say is None or not self.say_event(say, label, seers, others, decision=name,
                                              player=player.id, **extra):
             self.say_secret(text, seers, others, decision=name, player=player.id, **extra)

@@ -34,6 +34,8 @@ def viewers(zone):
 def knowers(comp):
     """Like viewers, for one component: those who see its zone, and the sides
     it was revealed to where it lies."""
+    if type(comp) is Sourced:
+        return set(comp.readers)
     seers = viewers(comp.zone)
     if seers is None or not comp._seen:
         return seers
@@ -57,10 +59,37 @@ def _leaves(value):
     return out
 
 
+class Sourced:
+    """A value a log text or prompt read from the fields of components a
+    secret decision hides (`{c.rank}` of the card just picked from a hand):
+    only that decision's `readers` may read it (Game.sourced). In the walks
+    below it stands as a hidden thing of its own, whose knowers are its
+    readers; `field` names what was read."""
+
+    __slots__ = ("value", "comps", "readers", "field")
+
+    def __init__(self, value, comps, readers, field):
+        self.value, self.comps, self.readers, self.field = value, comps, readers, field
+
+    def hidden_as(self) -> str:
+        """What those who may not see the components read in its place."""
+        kinds = sorted({c.kind.replace("_", " ") for c in self.comps})
+        if self.field is not None and len(kinds) == 1:
+            return f"(a {kinds[0]}'s {self.field.replace('_', ' ')})"
+        return "(hidden)"
+
+
+def plain(value):
+    """The value itself, as the seats who may see it read it."""
+    return value.value if type(value) is Sourced else value
+
+
 def hidden_comps(value) -> list:
     """The components in a value (itself, or inside lists at any depth) that
     lie where some seat may not see them: what a text showing the value must
     hide."""
+    if type(value) is Sourced:
+        return [value] + hidden_comps(value.value)
     if type(value) is Comp:
         return [value] if viewers(value.zone) is not None else []
     if not isinstance(value, list):
@@ -75,9 +104,11 @@ def shown(value, hide, show=display, sep=",") -> str:
     """show(value) (display, or the log's words), with each component in
     `hide` (inside lists too, at any depth) as 'a <kind>'."""
     if not hide:
-        return show(value)
+        return show(plain(value))
 
     def text(v, depth=0):
+        if type(v) is Sourced:
+            return v.hidden_as() if v in hide else text(v.value, depth)
         if type(v) is Comp and v in hide:
             return f"a {v.kind}"
         if isinstance(v, list):
@@ -90,6 +121,8 @@ def shown(value, hide, show=display, sep=",") -> str:
 
 
 def sees(comp, side) -> bool:
+    if type(comp) is Sourced:
+        return side is not None and side.id in comp.readers
     return visible(comp.zone, side) or (side is not None and bool(comp._seen) and
                                         side.id in comp._seen)
 

@@ -248,3 +248,35 @@ def test_people_at_the_table_read_a_count_of_decisions_they_may_know(tmp_path):
         differ += len(chosen) != len(mine)
         assert re.search(rf"\b{len(mine)} decisions", r.output), r.output[-300:]
     assert differ  # some game where ben's play was chosen, not forced
+
+
+PASS_FIELDS = """
+phase play {
+  choose each p in players as pass_card "pass which card?" from c in p.hand label c.id {
+    log "{p} goes for the {c.rank} of {c.suit}"
+    move c to next_of(players, p).hand
+    log "{p} passes the {c.suit} {c.rank}"
+  }
+}
+"""
+
+
+def test_a_log_line_reading_a_hidden_cards_fields_is_as_secret_as_the_card(tmp_path):
+    path = folder(tmp_path, PASS_FIELDS)
+    for seed in range(1, 4):
+        game = run(path, seed)
+        said = [e for e in game.log if e.get("event", {}).get("kind") == "log"]
+        assert len(said) == 4
+        for e in said:
+            assert e["see"] != "all", e
+            assert re.search(r"\(a card's (rank|suit)\)", e["others"]), e
+            assert not re.search(r"\b[1-8]\b|spades", e["others"]), e
+        goes = [e for e in said if "goes for" in e["text"]]
+        assert all(e["see"] == [e["text"].split()[0]] for e in goes)  # the chooser alone
+    # a prompt reading the picked card's rank shows it to the decision's readers
+    ann, ben = game.side_by_id("ann"), game.side_by_id("ben")
+    card = ben.u_hand.items[0]
+    game._picked = {card: frozenset({"ben"})}
+    sourced = game.sourced(card.u_rank, (card,), "rank")
+    assert game.prompt_for(ann, ["look at ", sourced, "?"]) == "look at (a card's rank)?"
+    assert game.prompt_for(ben, ["look at ", sourced, "?"]) == f"look at {card.u_rank}?"
