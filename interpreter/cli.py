@@ -327,6 +327,8 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         raise click.UsageError(f"--format {log_format} prints the log: leave out "
                                f"{'--json' if as_json else '--quiet'}")
     specs = _agent_specs(agents, program, options, players, say=True)
+    people = [sid for (sid, _), spec in zip(active_seats(program.rs, options or {}, players),
+                                            specs) if spec == "human"]
     table, game = None, None
     if "human" in specs:
         if as_json:
@@ -371,8 +373,11 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         for d in game.log_failures:
             if (d.path, d.line) not in seen:
                 seen.add((d.path, d.line))
-                echo(f"{d.path}:{d.line}:{d.col}: LOG-TEXT warning: a log text failed "
-                     f"({d.message}); the game went on", err=True)
+                # the message may read a value the view may not see (a card's
+                # name): a seat's or the table's view gets the place alone
+                why = f" ({d.message})" if view is None and table is None else ""
+                echo(f"{d.path}:{d.line}:{d.col}: LOG-TEXT warning: a log text "
+                     f"failed{why}; the game went on", err=True)
     if failure:
         if game is not None and game.log and not quiet and not as_json:
             echo("the last lines of the log:", err=True)
@@ -380,17 +385,28 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         _fail(failure, fmt)
     if table is not None and table.left:
         _leave(table, program, game, variant, specs, save, seed)
+    reader = _reader(view, table, people)
     result = {"ruleset": program.rs.id, "variant": variant, "seed": seed,
-              "options": dict(game.options), **_result(game, view)}
+              "options": dict(game.options), **_result(game, reader)}
     if as_json:
         echo(json.dumps(result))
         return
     if log_format != "text":
-        _print_formatted(game, program, result, view, log_format)
+        _print_formatted(game, program, result, reader, log_format)
         return
     if not quiet and (table is None or view is not None):  # people saw their own log
         _print_log(game, view)
     _print_result(program, result)
+
+
+def _reader(view, table, people):
+    """Whose view the result is told in: --view's, else, when people sit at
+    the table, the one person's (several: an onlooker's), since the count of
+    decisions made tells how many hidden plays were forced; else the
+    designer's (None)."""
+    if view is not None or table is None:
+        return view
+    return people[0] if len(people) == 1 else "public"
 
 
 def _result(game, view=None) -> dict:

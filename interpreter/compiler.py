@@ -37,6 +37,9 @@ _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
 ATTR_TYPES = {"int": "int", "str": "str", "bool": "bool", "space": "space",
               "spaces": "list:space", "enum": "str", "any": "any"}
 # Fields the engine gives every side, space and component (never u_-prefixed).
+# fields of a component that tell nothing of which one it is: what it is and
+# where it lies are seen by all even when the component is hidden
+PUBLIC_FIELDS = ("kind", "zone", "holder")
 BUILTIN_FIELDS = {"side": {"id", "name", "index", "is_player", "bot"},
                   "space": {"id", "index"},
                   "comp": {"id", "kind", "index", "zone", "holder"}}
@@ -914,11 +917,17 @@ class Compiler:
         self.undef(n, "name", n.id, known)
         return "None", "any"
 
+    _reads = None  # text_parts: the components whose fields a log text reads
+    _reads_scope = None
+
     def e_Attr(self, n, scope):
         code, t = self.expr(n.obj, scope)
         at = self.attr_type(n, t, n.name)
         if at is None:
             return "None", "any"
+        if self._reads is not None and scope is self._reads_scope and \
+                (t == "any" or t.startswith("comp")) and n.name not in PUBLIC_FIELDS:
+            self._reads.append(code)  # a field of what may be a hidden component
         if self.fast and t == "side" and n.name in self.rs.side_vars:
             self.attr_src[id(n)] = ("svar", n.name)  # passed on: whatever that variable is
         if self.fast and t == "zone" and n.name == "top" and _pure(n.obj):
@@ -1673,9 +1682,24 @@ class Compiler:
         for p in value.parts:
             if isinstance(p, str):
                 parts[-1] += p
-            else:
-                parts += [self.expr(p, scope)[0], ""]
+                continue
+            parts += [self.shown_value(p, scope), ""]
         return [repr(p) if i % 2 == 0 else p for i, p in enumerate(parts)]
+
+    def shown_value(self, p, scope) -> str:
+        """A value inserted in a log text or a prompt, as code. One read from a
+        component's fields ({c.rank}) is as secret as the component: it goes
+        with it (views.Sourced), so that those who may not see the component
+        read what it is, not what it says."""
+        self._reads, self._reads_scope = [], scope
+        try:
+            code = self.expr(p, scope)[0]
+        finally:
+            reads, self._reads, self._reads_scope = self._reads, None, None
+        if not reads:
+            return code
+        field = p.name if isinstance(p, A.Attr) else None
+        return f"G.sourced({code}, ({', '.join(reads)},), {field!r})"
 
     def log_clause(self, node, scope, subject) -> str | None:
         """A statement's `log TEXT` (or `log x => TEXT`, x being what the
@@ -2061,7 +2085,7 @@ class Compiler:
             else:
                 if len(out) % 2 == 0:
                     out.append("''")  # (a value with no text before it)
-                out.append(self.expr(p, scope)[0])
+                out.append(self.shown_value(p, scope))
         return f"G.prompt_for({who}, [{', '.join(out)}])"
 
     def lazy_label(self, opt, lcode, scope):

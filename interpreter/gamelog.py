@@ -12,7 +12,7 @@ from .failures import friendly as _friendly
 from .limits import MAX_LOG, MAX_LOG_CHARS, MAX_LOG_LINE
 from .logwords import and_list, count_of
 from .state import Comp, RuleError, Side, Zone, display
-from .views import hidden_comps, knowers, shown, viewers
+from .views import Sourced, hidden_comps, knowers, plain, shown, viewers
 
 
 _ALL = object()  # a log line for everyone
@@ -136,7 +136,7 @@ class GameLog:
         (`log ... to SIDES`), only those sides read the line at all."""
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]  # lists of them too
         say = self.program.words.text
-        text = "".join(p if i % 2 == 0 else say(p) for i, p in enumerate(parts))
+        text = "".join(p if i % 2 == 0 else say(plain(p)) for i, p in enumerate(parts))
         if not text:
             return  # nothing to say (a text that failed: text_of noted it)
         readers = None
@@ -162,6 +162,23 @@ class GameLog:
             self.say(text, sorted(readers & seers), event=event)
         if readers - seers:
             self.say(shown_text, sorted(readers - seers), event=event)
+
+    _picked = {}  # component -> readers: what the last secret decision(s) hid
+
+    def sourced(self, value, comps, field):
+        """A value a log text or prompt read from the fields of `comps`: as
+        secret as the decision that picked one of them still hidden (its name
+        is what the decision hid); else the value itself, for all to read."""
+        picked = self._picked
+        readers = None
+        hidden = []
+        for c in comps:
+            seers = picked.get(c) if type(c) is Comp else None
+            if seers is not None and viewers(c.zone) is not None:
+                seers = seers | knowers(c)  # and those shown it since (reveal)
+                readers = seers if readers is None else readers & seers
+                hidden.append(c)
+        return value if readers is None else Sourced(value, hidden, readers, field)
 
     def say_at(self, template, *places, **extra):
         """A line about pieces at places (spaces or components): a component
@@ -199,7 +216,7 @@ class GameLog:
             return False
         hidden = [c for v in parts[1::2] for c in hidden_comps(v)]
         words = self.program.words.text
-        text = "".join(p if i % 2 == 0 else words(p) for i, p in enumerate(parts))
+        text = "".join(p if i % 2 == 0 else words(plain(p)) for i, p in enumerate(parts))
         if not text:  # `log ""`: another line tells this event; a decision keeps its own
             return "decision" not in extra
         if hidden:
@@ -216,6 +233,7 @@ class GameLog:
         self.say_secret(text, seers, others, **extra)
         return True
 
+    _releasing = False
     _held = ()  # `choose each`: the answers' lines, kept until all have answered
     _held_at = ()  # ... and where its answers start among the decisions being carried out
 
@@ -231,8 +249,12 @@ class GameLog:
         # the answers' rules run in the order asked, and each then takes the
         # last decision still open (a scenario checkpoint): so last asked, first
         self._deciding[at:] = self._deciding[at:][::-1]
-        for args, extra in lines:
-            self._log_choice(*args, **extra)
+        self._picked, self._releasing = {}, True
+        try:
+            for args, extra in lines:
+                self._log_choice(*args, **extra)
+        finally:
+            self._releasing = False
 
     def _log_choice(self, player, name, opt, label, note=None, say=None, **extra):
         """A decision's line: "green chooses move (action)", or the decision's
@@ -243,12 +265,16 @@ class GameLog:
             self._held[-1].append(((player, name, opt, label, note, say), extra))
             return
         values = opt[1:] if type(opt) is tuple else ()
-        hidden = [v for v in values if type(v) is Comp and viewers(v.zone) is not None]
+        # an option's values may be lists of components (a pair to discard): the
+        # components inside count as the option's own, at any depth
+        hidden = [c for v in values for c in hidden_comps(v)]
         who = f"{player.id} (bot)" if extra.get("bot") else player.id
         notes = [x for x in (None if name.startswith("choice@") else name, note) if x]
         tail = f" ({', '.join(notes)})" if notes else ""
         text = f"{who} chooses {label}{tail}"
-        seers = None if not hidden else {player.id}.union(*(knowers(c) for c in hidden))
+        # the chooser, and those who know every hidden component the option holds
+        seers = None if not hidden else \
+            {player.id} | set.intersection(*(set(knowers(c)) for c in hidden))
         # the table reads neither the note (forced, or how a bot ranked) nor the count
         public = "" if name.startswith("choice@") else f" ({name})"
         others = None if not hidden else f"{who} chooses {count_of(hidden)}{public}"
@@ -264,6 +290,11 @@ class GameLog:
         if extra.get("bot"):
             secret = secret and {**secret, "bot": True}
         extra = dict(extra, event=event, others_event=secret)
+        # what this decision hid, for the texts that read it (sourced); answers
+        # given together (choose each) are one group
+        self._picked = {} if not self._releasing else dict(self._picked)
+        for c in hidden:
+            self._picked[c] = frozenset(seers)
         if say is None or not self.say_event(say, label, seers, others, decision=name,
                                              player=player.id, **extra):
             self.say_secret(text, seers, others, decision=name, player=player.id, **extra)
@@ -366,11 +397,13 @@ class GameLog:
         """One sentence per zone rolled, subject first: "red rolls 4 and 2"
         (whose turn it is, or whose zone), else "cup shows 4 and 2". Faces of
         dice in a zone some seat may not see reach only those who may; the
-        others read how many dice were rolled."""
+        others read how many dice were rolled. A rule's own line (`say`) tells
+        the whole roll, so it is read only by those who see every zone rolled."""
         words = self.program.words
         by_zone = {}
         for d in dice:
             by_zone.setdefault(d.zone, []).append(d)
+        lines = []  # (text, seers, others, event, dice) per zone
         for z in sorted(by_zone, key=lambda z: "" if z is None else z.id):
             group = by_zone[z]
             faces = and_list([str(d.u_value) for d in group])
@@ -384,12 +417,23 @@ class GameLog:
                 f"{count_of(group, 'die', 'dice')} in {words.zone(z)}"
             event = {"kind": "roll", "player": who.id if who is not None else None,
                      "zone": z.id if z is not None else None, "count": len(group)}
-            data = {"event": {**event, "dice": [{"id": d.id, "value": d.u_value}
-                                                for d in group]},
+            lines.append((text, seers, others, event,
+                          [{"id": d.id, "value": d.u_value} for d in group]))
+        if say is not None and lines:
+            hidden = [x[1] for x in lines if x[1] is not None]
+            seers = set.intersection(*hidden) if hidden else None
+            others = "; ".join(x[2] if x[2] is not None else x[0] for x in lines) \
+                if hidden else None
+            event = dict(lines[0][3], count=len(dice))
+            if len(lines) > 1:  # zones told apart only by the dice's own ids
+                event["zone"] = None
+            data = {"event": {**event, "dice": [d for x in lines for d in x[4]]},
                     "others_event": event}
-            if say is not None and self.say_event(say, subject, seers, others, **data):
+            if self.say_event(say, subject, seers, others, **data):
                 return  # the rule's line says the whole roll
-            self.say_secret(text, seers, others, **data)
+        for text, seers, others, event, faces in lines:
+            self.say_secret(text, seers, others, event={**event, "dice": faces},
+                            others_event=event)
 
 
 def _fill(template, names) -> str:

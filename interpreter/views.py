@@ -33,38 +33,94 @@ def viewers(zone):
 def knowers(comp):
     """Like viewers, for one component: those who see its zone, and the sides
     it was revealed to where it lies."""
+    if type(comp) is Sourced:
+        return set(comp.readers)
     seers = viewers(comp.zone)
     if seers is None or not comp._seen:
         return seers
     return seers | set(comp._seen)
 
 
-def hidden_comps(value, depth=0) -> list:
-    """The components in a value (itself, or inside lists) that lie where
-    some seat may not see them: what a text showing the value must hide."""
+def _leaves(value):
+    """The items of a value that are not lists, lists inside lists to any
+    depth, in order: walked with a stack (no depth limit, so nothing nested
+    deeper than a limit escapes hiding) and each list once (a list holding
+    itself, or the same list twice, costs no more than its size)."""
+    out, stack, seen = [], [value], set()
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            if id(v) not in seen:
+                seen.add(id(v))
+                stack.extend(reversed(v))
+        else:
+            out.append(v)
+    return out
+
+
+class Sourced:
+    """A value a log text or prompt read from the fields of components a
+    secret decision hides (`{c.rank}` of the card just picked from a hand):
+    only that decision's `readers` may read it (Game.sourced). In the walks
+    below it stands as a hidden thing of its own, whose knowers are its
+    readers; `field` names what was read."""
+
+    __slots__ = ("value", "comps", "readers", "field")
+
+    def __init__(self, value, comps, readers, field):
+        self.value, self.comps, self.readers, self.field = value, comps, readers, field
+
+    def hidden_as(self) -> str:
+        """What those who may not see the components read in its place."""
+        kinds = sorted({c.kind.replace("_", " ") for c in self.comps})
+        if self.field is not None and len(kinds) == 1:
+            return f"(a {kinds[0]}'s {self.field.replace('_', ' ')})"
+        return "(hidden)"
+
+
+def plain(value):
+    """The value itself, as the seats who may see it read it."""
+    return value.value if type(value) is Sourced else value
+
+
+def hidden_comps(value) -> list:
+    """The components in a value (itself, or inside lists at any depth) that
+    lie where some seat may not see them: what a text showing the value must
+    hide."""
+    if type(value) is Sourced:
+        return [value] + hidden_comps(value.value)
     if type(value) is Comp:
         return [value] if viewers(value.zone) is not None else []
-    if isinstance(value, list) and depth < 8:
-        return [c for x in value for c in hidden_comps(x, depth + 1)]
-    return []
+    if not isinstance(value, list):
+        return []
+    return [c for c in _leaves(value) if type(c) is Comp and viewers(c.zone) is not None]
+
+
+_DEEP = 8  # lists nested deeper than this read flat (their items, in order)
 
 
 def shown(value, hide, show=display, sep=",") -> str:
     """show(value) (display, or the log's words), with each component in
-    `hide` (inside lists too) as 'a <kind>'."""
+    `hide` (inside lists too, at any depth) as 'a <kind>'."""
     if not hide:
-        return show(value)
+        return show(plain(value))
 
     def text(v, depth=0):
+        if type(v) is Sourced:
+            return v.hidden_as() if v in hide else text(v.value, depth)
         if type(v) is Comp and v in hide:
             return f"a {v.kind}"
-        if isinstance(v, list) and depth < 8:
-            return capped_join(sep, (text(x, depth + 1) for x in v))
+        if isinstance(v, list):
+            if depth < _DEEP:
+                return capped_join(sep, (text(x, depth + 1) for x in v))
+            return capped_join(sep, (text(x, depth) for x in _leaves(v)))  # flat: no deeper
         return show(v)
     return cut(text(value))
 
 
 def sees(comp, side) -> bool:
+    if type(comp) is Sourced:
+        return side is not None and side.id in comp.readers
     return visible(comp.zone, side) or (side is not None and bool(comp._seen) and
                                         side.id in comp._seen)
 
@@ -76,7 +132,10 @@ def _value(v, side, depth=0):
     if isinstance(v, (Space, Side)):
         return v.id
     if isinstance(v, list):
-        return [_value(x, side, depth + 1) for x in v] if depth < 8 else display(v)
+        if depth < _DEEP:
+            return [_value(x, side, depth + 1) for x in v]
+        # deeper lists read as a text, a component the side may not see as its kind
+        return shown(v, {c for c in hidden_comps(v) if not sees(c, side)})
     if isinstance(v, bool) or v is None:
         return v
     if isinstance(v, (int, str)):
