@@ -38,6 +38,8 @@ import click
 
 from .agents import RandomAgent
 from .engine import BACKENDS, Game, active_seats, load_program, tune_gc, with_players
+from .terminal import echo
+
 
 def _games(program, count, options, players):
     """Seeded games with a random agent on every seat the rules do not play."""
@@ -83,28 +85,28 @@ def _report(program, args, options):
             elif isinstance(v, int):
                 totals[k] += v
     n = args.games
-    click.echo(f"{program.rs.id} {options} players={args.players or program.rs.default_players or program.rs.max_players}"
+    echo(f"{program.rs.id} {options} players={args.players or program.rs.default_players or program.rs.max_players}"
           f"{' variant=' + args.variant if args.variant else ''}: {n} random games")
-    click.echo("ended: " + ", ".join(f"{k} {v} ({100 * v / n:.1f}%)" for k, v in ends.most_common()))
-    click.echo(f"rounds: mean {statistics.mean(rounds):.1f}, min {min(rounds)}, max {max(rounds)}")
-    click.echo(f"seconds per game: mean {statistics.mean(seconds):.3f}, max {max(seconds):.3f}; "
+    echo("ended: " + ", ".join(f"{k} {v} ({100 * v / n:.1f}%)" for k, v in ends.most_common()))
+    echo(f"rounds: mean {statistics.mean(rounds):.1f}, min {min(rounds)}, max {max(rounds)}")
+    echo(f"seconds per game: mean {statistics.mean(seconds):.3f}, max {max(seconds):.3f}; "
           f"steps: mean {statistics.mean(steps):,.0f}, max {max(steps):,}")
     if scores:
-        click.echo(f"final {score} by seat: " + ", ".join(
+        echo(f"final {score} by seat: " + ", ".join(
             f"{sid} {statistics.mean(v):.1f}" for sid, v in scores.items()))
     for k in numeric or []:
         if k in flags or isinstance(program.rs.game_vars[k], bool):
-            click.echo(f"  {k}: true in {flags[k]} games ({100 * flags[k] / n:.1f}%)")
+            echo(f"  {k}: true in {flags[k]} games ({100 * flags[k] / n:.1f}%)")
         else:
-            click.echo(f"  {k}: mean {totals[k] / n:.2f}")
+            echo(f"  {k}: mean {totals[k] / n:.2f}")
     for ratio in args.ratio or []:
         a, b = ratio.split("/")
-        click.echo(f"  {a}/{b}: {totals[a] / totals[b]:.3f}" if totals[b] else f"  {ratio}: -")
+        echo(f"  {a}/{b}: {totals[a] / totals[b]:.3f}" if totals[b] else f"  {ratio}: -")
     if args.cards:
         ranked = cards.most_common()
-        click.echo(f"{args.cards} per game, by component name ({len(ranked)} names):")
+        echo(f"{args.cards} per game, by component name ({len(ranked)} names):")
         for name, v in ranked:
-            click.echo(f"  {name}: {v / n:.2f}")
+            echo(f"  {name}: {v / n:.2f}")
 
 
 
@@ -162,8 +164,8 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
         from .difftest import compare as differences
         found = differences(args.ruleset, range(compare), variant, options, players)
         for m in found:
-            click.echo(m)
-        click.echo(f"{compare - len(found)} of {compare} seeds play the same on both back ends")
+            echo(m)
+        echo(f"{compare - len(found)} of {compare} seeds play the same on both back ends")
         sys.exit(1 if found else 0)
     backends = [backend] if backend and backend != "hand-written" else list(BACKENDS)
     programs = {}
@@ -190,17 +192,17 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
             elapsed = time.perf_counter() - start
             gps, dps = games / elapsed, decisions / elapsed
             best[b] = (max(best[b][0], gps), max(best[b][1], dps))
-            click.echo(f"run {r + 1} {b}: {gps:.0f} games/s, {dps:.0f} decisions/s")
+            echo(f"run {r + 1} {b}: {gps:.0f} games/s, {dps:.0f} decisions/s")
     for b, (gps, dps) in best.items():
-        click.echo(f"{program.rs.id} {options} [{b}]: best {gps:.0f} games/s, {dps:.0f} "
-                   f"decisions/s over {games} games (load+compile {programs[b][1]:.0f} ms)")
+        echo(f"{program.rs.id} {options} [{b}]: best {gps:.0f} games/s, {dps:.0f} "
+             f"decisions/s over {games} games (load+compile {programs[b][1]:.0f} ms)")
     if len(best) == 2:
-        click.echo(f"fast/reference = {best['fast'][0] / best['reference'][0]:.2f}x")
+        echo(f"fast/reference = {best['fast'][0] / best['reference'][0]:.2f}x")
     if yardstick:
         ref = _yardstick_speed(yardstick, games, repeat)
         engine = best[backends[0]][0]
-        click.echo(f"hand-written yardstick: best {ref:.0f} games/s; "
-                   f"hand-written/engine [{backends[0]}] = {ref / engine:.1f}x")
+        echo(f"hand-written yardstick: best {ref:.0f} games/s; "
+             f"hand-written/engine [{backends[0]}] = {ref / engine:.1f}x")
 
 
 class _Args:
@@ -256,9 +258,9 @@ def _instructions(args, options):
         subprocess.run(base + ["--backend", backend, "--games", "1"], capture_output=True,
                        env=env)  # warm
         per[backend] = (count(backend, n + 1) - count(backend, 1)) / n
-        click.echo(f"{backend}: {per[backend] / 1e6:.2f} million instructions per game ({n} games)")
+        echo(f"{backend}: {per[backend] / 1e6:.2f} million instructions per game ({n} games)")
     if "hand-written" in per and "fast" in per:
-        click.echo(f"engine [fast] / hand-written = {per['fast'] / per['hand-written']:.1f}x "
+        echo(f"engine [fast] / hand-written = {per['fast'] / per['hand-written']:.1f}x "
               f"in instructions")
     return 0
 
@@ -274,16 +276,16 @@ def _startup(paths, repeat):
     validate = [sys.executable, "-m", "interpreter", "validate", *paths]
     first = wall(validate)
     best = min(wall(validate) for _ in range(repeat))
-    click.echo(f"validate of {len(paths)} ruleset(s): {best:.2f} s warm "
-               f"(first run this time: {first:.2f} s)")
+    echo(f"validate of {len(paths)} ruleset(s): {best:.2f} s warm "
+         f"(first run this time: {first:.2f} s)")
     for path in paths:
         code = ("import interpreter.cli\n"
                 "from interpreter.engine import Game, load_program\n"
                 f"program, _ = load_program({str(path)!r})\n"
                 "Game(program, seed=0)\n")
         wall([sys.executable, "-c", code])
-        click.echo(f"play start, {Path(path).name}: "
-                   f"{min(wall([sys.executable, '-c', code]) for _ in range(repeat)):.2f} s")
+        echo(f"play start, {Path(path).name}: "
+             f"{min(wall([sys.executable, '-c', code]) for _ in range(repeat)):.2f} s")
     return 0
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from . import terminal
+from .terminal import SafeConsole, echo
 from .agents import ScriptError, make_agent
 from .diagnostics import Diagnostic, DiagnosticError, render
 from .engine import (BACKENDS, Game, active_seats, load_program, option_problems, validate_ruleset,
@@ -36,7 +37,7 @@ def _options(pairs) -> dict:
 
 def _fail(diags, fmt="text", code=None):
     """Report and exit: 2 for a wrong option or usage (like any usage error), else 1."""
-    click.echo(render(diags, fmt), err=fmt != "json")
+    echo(render(diags, fmt), err=fmt != "json")
     if code is None:
         code = 2 if diags and all(d.code in ("OPTION", "USAGE") for d in diags) else 1
     sys.exit(code)
@@ -69,8 +70,8 @@ class _Group(click.Group):
             raise
         except Exception:  # last resort: a bug in the interpreter, never a traceback
             tb = traceback.extract_tb(sys.exc_info()[2])[-1]
-            click.echo(f"<interpreter>:{tb.lineno}:1: INTERNAL {sys.exc_info()[1]!r} "
-                       f"(in {Path(tb.filename).name}; please report)", err=True)
+            echo(f"<interpreter>:{tb.lineno}:1: INTERNAL {sys.exc_info()[1]!r} "
+                 f"(in {Path(tb.filename).name}; please report)", err=True)
             sys.exit(2)
 
 
@@ -93,7 +94,7 @@ def schema(kind):
     line such as `# yaml-language-server: $schema=game.schema.json`."""
     from .schemas import bundled
 
-    click.echo(json.dumps(bundled(kind), indent=2, ensure_ascii=False))
+    echo(json.dumps(bundled(kind), indent=2, ensure_ascii=False))
 
 
 @main.command()
@@ -114,12 +115,12 @@ def validate(paths, fmt, warnings):
     shown = [d for d in diags if warnings or d.severity == "error"]
     errors = [d for d in diags if d.severity == "error"]
     if fmt == "json":
-        click.echo(render(shown, "json"))
+        echo(render(shown, "json"))
     elif shown:
-        click.echo(render(shown), err=True)  # diagnostics: stderr; the count: stdout
+        echo(render(shown), err=True)  # diagnostics: stderr; the count: stdout
     if fmt == "text":
-        click.echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s) in "
-                   f"{len(paths)} path(s)")
+        echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s) in "
+             f"{len(paths)} path(s)")
     sys.exit(1 if errors else 0)
 
 
@@ -193,8 +194,8 @@ def _agent_specs(spec, program, options=None, players=None, say=False) -> list:
         # a person names their own seat(s); the other seats get random agents
         filled = humans[len(names):]
         if say:
-            click.echo(f"(--agents {spec}: {', '.join(filled)} played by random agent"
-                       f"{'s' if len(filled) > 1 else ''})", err=True)
+            echo(f"(--agents {spec}: {', '.join(filled)} played by random agent"
+                 f"{'s' if len(filled) > 1 else ''})", err=True)
         names = names + ["random"] * (n - len(names))
     if len(names) != n:
         raise click.UsageError(f"--agents needs {n} agent(s), one per player "
@@ -264,17 +265,17 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
                    "diagnostics": [d.to_json() for d in result.diagnostics]}
             if result.game is not None:
                 out.update(_result(result.game, view))
-            click.echo(json.dumps(out))
+            echo(json.dumps(out))
             sys.exit(0 if result.ok else 1)
         if log_format != "text" and result.game is not None:
             _print_formatted(result.game, result.game.program,
                              {"seed": result.game.seed, **_result(result.game, view)},
                              view, log_format)
         if result.ok:
-            click.echo(f"{scenario}: passed ({result.checks} expectation(s))")
+            echo(f"{scenario}: passed ({result.checks} expectation(s))")
             sys.exit(0)
         if result.game is not None and not quiet and log_format == "text":
-            click.echo("the log up to the failure:", err=True)  # what happened
+            echo("the log up to the failure:", err=True)  # what happened
             _print_log(result.game, view, err=True)
         _fail(result.diagnostics)
     from .savegame import (load_save, replay_agents, saved_ruleset, variant_problem,
@@ -361,11 +362,11 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         for d in game.log_failures:
             if (d.path, d.line) not in seen:
                 seen.add((d.path, d.line))
-                click.echo(f"{d.path}:{d.line}:{d.col}: LOG-TEXT warning: a log text failed "
-                           f"({d.message}); the game went on", err=True)
+                echo(f"{d.path}:{d.line}:{d.col}: LOG-TEXT warning: a log text failed "
+                     f"({d.message}); the game went on", err=True)
     if failure:
         if game is not None and game.log and not quiet and not as_json:
-            click.echo("the last lines of the log:", err=True)
+            echo("the last lines of the log:", err=True)
             _print_log(game, view, last=8, err=True)
         _fail(failure, fmt)
     if table is not None and table.left:
@@ -373,7 +374,7 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
     result = {"ruleset": program.rs.id, "variant": variant, "seed": seed,
               "options": dict(game.options), **_result(game, view)}
     if as_json:
-        click.echo(json.dumps(result))
+        echo(json.dumps(result))
         return
     if log_format != "text":
         _print_formatted(game, program, result, view, log_format)
@@ -410,7 +411,7 @@ def _ignored(ctx, flag, names, why):
     given = [shown[n] for n in names
              if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
     if given:
-        click.echo(f"note: {flag} ignores {', '.join(given)} ({why})", err=True)
+        echo(f"note: {flag} ignores {', '.join(given)} ({why})", err=True)
 
 
 def _print_formatted(game, program, result, view, log_format):
@@ -421,7 +422,7 @@ def _print_formatted(game, program, result, view, log_format):
         log_for(game, None if view == "public" else game.side_by_id(view))
     if log_format == "jsonl":
         for e in entries:
-            click.echo(json.dumps(e))
+            echo(json.dumps(e))
         return
     from .htmllog import page
 
@@ -433,17 +434,15 @@ def _print_formatted(game, program, result, view, log_format):
         track = [(when, scores if when == "end" else scores_seen(game, side, scores))
                  for when, scores in track]
     title = f"{program.rs.name} - seed {result['seed']}" + (f" ({view}'s view)" if view else "")
-    click.echo(page(title, result, entries, track, designer=view is None), nl=False)
+    echo(page(title, result, entries, track, designer=view is None), nl=False)
 
 
 def _human_table(plain, save):
     """The screen and keyboard the human seats share."""
-    from rich.console import Console
-
     from .human import Table
 
     interactive = sys.stdin.isatty() and not plain
-    console = Console(no_color=plain, highlight=False, emoji=False, soft_wrap=not interactive,
+    console = SafeConsole(no_color=plain, highlight=False, emoji=False, soft_wrap=not interactive,
                       force_terminal=False if plain else None)
     return Table(console, sys.stdin, save=save, interactive=interactive)
 
@@ -575,8 +574,7 @@ class _progress:
         self.bar = None
         if enabled and total >= 200 and sys.stderr.isatty():
             from rich.progress import Progress
-            from rich.console import Console
-            self.bar = Progress(console=Console(stderr=True), transient=True)
+            self.bar = Progress(console=SafeConsole(stderr=True), transient=True)
             self.task = self.bar.add_task("games", total=total)
 
     def __enter__(self):
@@ -633,7 +631,7 @@ def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, playe
               "errors": len(errors), "games_per_second": round(gps, 1), "wins": wins,
               "first_errors": errors[:5]}
     if as_json:
-        click.echo(json.dumps(result))
+        echo(json.dumps(result))
     else:
         _print_simulation(program, result)
     sys.exit(1 if errors else 0)
@@ -686,7 +684,7 @@ def info(path, variant, opts, as_json, players):
         "tables": rs.tables,
     }
     if as_json:
-        click.echo(json.dumps(data, indent=1))
+        echo(json.dumps(data, indent=1))
         return
     from rich.table import Table
 

@@ -505,22 +505,40 @@ class Compiler:
         places, pays, chooses, triggers... or sets anything but its own
         names, or calls one that does (every version of an overridden one)."""
         if self._changers is None:
-            own = {}
-            for name in self.funcs:
-                nodes = self.chains.get(("function", name)) or [self.funcs[name]]
-                own[name] = (any(_changes(n.body, set(n.params)) for n in nodes),
-                             {c.func.id for n in nodes for c in _walk(n.body)
-                              if isinstance(c, A.Call) and isinstance(c.func, A.Name) and
-                              c.func.id in self.funcs})
-            out = {f for f, (changes, _) in own.items() if changes}
-            grew = True
-            while grew:  # what calls a changer changes the game too
-                more = {f for f, (_, calls) in own.items() if f not in out and calls & out}
-                out |= more
-                grew = bool(more)
-            self._changers = out
+            self._changers = self.callers_of(lambda n: _changes(n.body, set(n.params)))
         return self._changers
 
+    def drawers(self) -> set:
+        """The ruleset's functions that may draw from the game's generator
+        (random(), shuffled()), themselves or through a function they call."""
+        if self._drawers is None:
+            self._drawers = self.callers_of(lambda n: any(self.draws(c) for c in _walk(n.body)))
+        return self._drawers
+
+    def draws(self, node) -> bool:
+        """A call of a built-in that draws from the game's generator."""
+        return isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
+            node.func.id in _DRAWING_BUILTINS and node.func.id not in self.funcs
+
+    def callers_of(self, test) -> set:
+        """The functions for which `test` holds of some version, and those
+        that call one of them, however indirectly."""
+        own = {}
+        for name in self.funcs:
+            nodes = self.chains.get(("function", name)) or [self.funcs[name]]
+            own[name] = (any(test(n) for n in nodes),
+                         {c.func.id for n in nodes for c in _walk(n.body)
+                          if isinstance(c, A.Call) and isinstance(c.func, A.Name) and
+                          c.func.id in self.funcs})
+        out = {f for f, (hit, _) in own.items() if hit}
+        grew = True
+        while grew:  # what calls such a function does it too
+            more = {f for f, (_, calls) in own.items() if f not in out and calls & out}
+            out |= more
+            grew = bool(more)
+        return out
+
+    _drawers = None
     _changers = None
 
     def only_reads(self, body, what="a summary", hint="a summary holds let, if, for and log"):
@@ -534,6 +552,10 @@ class Compiler:
             elif isinstance(sub, A.Call) and isinstance(sub.func, A.Name) and \
                     sub.func.id in self.changers():
                 bad = f"calls {sub.func.id}(), which changes the game"
+            elif self.draws(sub) or (isinstance(sub, A.Call) and isinstance(sub.func, A.Name)
+                                     and sub.func.id in self.drawers()):
+                # a logged and a quiet game would draw differently
+                bad = f"calls {sub.func.id}(), which draws from the game's random generator"
             elif isinstance(sub, A.Assign):
                 if not (isinstance(sub.target, A.Name) and sub.target.id in lets):
                     bad = "changes the game (only its own `let` names may change)"
@@ -2424,6 +2446,9 @@ def _changes(body, params) -> bool:
             return True
     return False
 
+
+# built-ins that draw from the game's seeded generator (a log text may not call them)
+_DRAWING_BUILTINS = frozenset({"random", "shuffled"})
 
 # statements that change the game (a `summary` may not hold them)
 _EFFECTS = (A.Move, A.Place, A.Remove, A.Transfer, A.Roll, A.Shuffle, A.Draw, A.Give, A.Pay,

@@ -10,6 +10,8 @@ import os
 import stat
 from dataclasses import asdict, dataclass, field
 
+from .confine import escapes_root
+from .escapes import printable
 from .limits import MAX_FILE_BYTES
 
 # Stable codes and what they mean; rules/README.md lists the same table.
@@ -87,23 +89,26 @@ class DiagnosticError(Exception):
 def read_line(path: str, line: int) -> str:
     """The source line shown under a diagnostic: only from a plain file within
     the size limit, with control characters shown as escapes, never raising."""
+    if escapes_root(path) is not None:  # (the file was refused unread: never quote it)
+        return ""
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE_BYTES:
             return ""
         with open(path, "rb") as fh:
-            lines = fh.read(MAX_FILE_BYTES).decode("utf-8", "replace").splitlines()
+            # (lines as the parser counts them: a U+2028 or a form feed ends none)
+            lines = fh.read(MAX_FILE_BYTES).decode("utf-8", "replace").split("\n")
     except (OSError, ValueError):
         return ""
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in text[:500])
+    text = lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
+    return printable(text[:500], keep="\t")
 
 
 def render(diags: list[Diagnostic], fmt: str = "text") -> str:
     diags = sorted(diags, key=lambda d: (d.path, d.line, d.col, d.code))
     if fmt == "json":
         return json.dumps([d.to_json() for d in diags], indent=2)
-    return "\n".join(d.long() for d in diags)
+    return printable("\n".join(d.long() for d in diags))  # (messages quote rule text)
 
 
 def collapse(diags: list[Diagnostic], why: str = "") -> list[Diagnostic]:

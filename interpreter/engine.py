@@ -1154,8 +1154,8 @@ class Game(Decisions, GameLog):
         if n is None or n > have:
             n = have
         if self.logging and short:
-            self.say_at(f"{owner.id} has only {have} {piece} left in supply: "
-                        f"{'places ' + str(have) if have else 'places none'} at {{0}}",
+            self.say_at((f"{owner.id} has only {have} {piece} left in supply: "
+                         f"{'places ' + str(have) if have else 'places none'} at ", 0),
                         loc, short=True, event={"kind": "place", "player": owner.id,
                                                 "piece": piece, "count": have, "short": n})
         if n <= 0:
@@ -1166,8 +1166,8 @@ class Game(Decisions, GameLog):
             event = {"kind": "place", "player": owner.id, "piece": piece, "count": n,
                      "at": public_place(loc)}
             if say is None or not self.say_event(say, n, None, None, event=event):
-                self.say_at(f"{owner.id} places {self.program.words.pieces_of(piece, n)} "
-                            "at {0}", loc, event=event)
+                self.say_at((f"{owner.id} places {self.program.words.pieces_of(piece, n)} "
+                             "at ", 0), loc, event=event)
         return n
 
     def remove(self, piece, owner, loc, n):
@@ -1183,8 +1183,8 @@ class Game(Decisions, GameLog):
                 setattr(o, a, getattr(o, a) + k)
                 total += k
                 if self.logging:
-                    self.say_at(f"{o.id} loses {self.program.words.pieces_of(piece, k)} "
-                                "at {0}", loc, event={"kind": "remove", "player": o.id,
+                    self.say_at((f"{o.id} loses {self.program.words.pieces_of(piece, k)} "
+                                 "at ", 0), loc, event={"kind": "remove", "player": o.id,
                                                       "piece": piece, "count": k})
         return total
 
@@ -1200,8 +1200,8 @@ class Game(Decisions, GameLog):
             if self.logging and (say is None or not self.say_event(
                     say, k, None, None, event={**event, "from": public_place(src),
                                                "to": public_place(dst)})):
-                self.say_at(f"{owner.id} moves {self.program.words.pieces_of(piece, k)} "
-                            "from {0} to {1}", src, dst, event=event)
+                self.say_at((f"{owner.id} moves {self.program.words.pieces_of(piece, k)} "
+                             "from ", 0, " to ", 1), src, dst, event=event)
         return k
 
     def give(self, piece, n, giver, taker, say=None):

@@ -151,10 +151,12 @@ class GameLog:
     def say_at(self, template, *places, **extra):
         """A line about pieces at places (spaces or components): a component
         lying where some seat may not see it is 'a <kind>' to those seats.
-        `template` has {0}, {1}... for the places' names."""
+        `template` is a sequence of texts and place numbers (0, 1 ...): the
+        texts carry rule-written names, so they are joined as they are and
+        never read as a Python format string."""
         words = self.program.words
         hidden = [p for p in places if type(p) is Comp and viewers(p.zone) is not None]
-        text = template.format(*(words.place(p) for p in places))
+        text = _fill(template, [words.place(p) for p in places])
         event = extra.pop("event", None)
         if event is not None:  # the places, as {at} or {from, to}
             keys = ("at",) if len(places) == 1 else ("from", "to")
@@ -163,8 +165,8 @@ class GameLog:
             self.say(text, **extra)
             return
         seers = set.intersection(*(set(knowers(c)) for c in hidden))
-        shown = template.format(*(f"a {p.kind}" if p in hidden else words.place(p)
-                                  for p in places))
+        shown = _fill(template, [f"a {p.kind}" if p in hidden else words.place(p)
+                                 for p in places])
         if event is not None:
             extra["others_event"] = {**event, **{k: place_ref(p, p in hidden)
                                                  for k, p in zip(keys, places)}}
@@ -373,3 +375,9 @@ class GameLog:
             if say is not None and self.say_event(say, subject, seers, others, **data):
                 return  # the rule's line says the whole roll
             self.say_secret(text, seers, others, **data)
+
+
+def _fill(template, names) -> str:
+    """A say_at line: its texts as written, each place number replaced by that
+    place's name."""
+    return "".join(names[t] if isinstance(t, int) else t for t in template)

@@ -17,6 +17,7 @@ import click
 
 from .diagnostics import Diagnostic, render, waste
 from .lintcheck import LINT_CODES, Finding, check, finding
+from .terminal import echo
 
 # the checker's warnings, by the start of their message, and their lint code
 _WARNINGS = [
@@ -173,7 +174,7 @@ def command(path, fmt, show_allowed, list_codes):
     Exit 0 when nothing (unaccepted) is found, 1 otherwise."""
     if list_codes:
         for code, meaning in LINT_CODES.items():
-            click.echo(f"{code:26} {meaning}")
+            echo(f"{code:26} {meaning}")
         return
     if not path:
         raise click.UsageError("lint needs a ruleset folder")
@@ -189,19 +190,19 @@ def command(path, fmt, show_allowed, list_codes):
     shown = [f for f in found if show_allowed or not f.allowed]
     open_ = [f for f in found if not f.allowed]
     if fmt == "json":
-        click.echo(json.dumps([f.to_json() for f in shown], indent=2))
+        echo(json.dumps([f.to_json() for f in shown], indent=2))
     elif fmt == "sarif":
-        click.echo(json.dumps(sarif(shown), indent=2))
+        echo(json.dumps(sarif(shown), indent=2))
     else:
         for f in shown:
             text = f.short() if fmt == "concise" else f.long()
             if f.allowed:
                 text += f"\n    accepted: {f.allowed}" if fmt == "full" else \
                     f" [accepted: {f.allowed}]"
-            click.echo(text, err=True)  # findings are diagnostics: stderr
+            echo(text, err=True)  # findings are diagnostics: stderr
         accepted = len(found) - len(open_)
-        click.echo(f"{len(open_)} finding(s)" + (f", {accepted} accepted in game.yaml"
-                                                  if accepted else ""))
+        echo(f"{len(open_)} finding(s)" + (f", {accepted} accepted in game.yaml"
+                                            if accepted else ""))
     sys.exit(1 if open_ else 0)
 
 

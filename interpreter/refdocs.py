@@ -19,8 +19,18 @@ import click
 
 from . import ast as A
 from . import boardsvg
-from .describe import (Line, Vocab, ability_heading, block, expr,
-                       on_heading, rounds_sentence, stmt, words)
+from .describe import (
+    Line,
+    Vocab,
+    ability_heading,
+    block,
+    expr,
+    on_heading,
+    rounds_sentence,
+    stmt,
+    words,
+)
+from .terminal import echo
 
 _PLACES = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
@@ -770,8 +780,8 @@ def command(path, fmt, out, variant, opts):
         try:
             Path(out).write_text(text, encoding="utf-8")
         except OSError as e:
-            click.echo(f"{out}: cannot write: {e.strerror or e}", err=True)
+            echo(f"{out}: cannot write: {e.strerror or e}", err=True)
             sys.exit(1)
-        click.echo(f"wrote {out}", err=True)
+        echo(f"wrote {out}", err=True)
     else:
-        click.echo(text, nl=False)
+        echo(text, nl=False)

@@ -29,6 +29,7 @@ import time
 import click
 
 from .engine import BACKENDS
+from .terminal import echo
 
 Z95 = 1.959963984540054
 FAILURES_SHOWN = 10
@@ -613,7 +614,16 @@ def command(path, games, seed, agents, opts, variant, max_steps, workers, schedu
     seat with 95% intervals, first-player advantage, game length, score
     margins, lead changes, each option's effect on outcomes; as Markdown,
     HTML (with charts) or JSON."""
-    from .cli import Diagnostic, Job, _agents, _fail, _options, _program, _progress, _seated
+    from .cli import (
+        Diagnostic,
+        Job,
+        _agents,
+        _fail,
+        _options,
+        _program,
+        _progress,
+        _seated,
+    )
     from .simulate import default_workers
 
     fmt = "json" if as_json else fmt
@@ -644,8 +654,8 @@ def command(path, games, seed, agents, opts, variant, max_steps, workers, schedu
                 fh.write(text)
         except OSError as e:
             raise click.ClickException(f"cannot write {output}: {e.strerror or e}") from None
-        click.echo(f"wrote {output}: {rep['games']} games, {rep['failed']} failed, "
-                   f"{elapsed:.1f}s", err=True)
+        echo(f"wrote {output}: {rep['games']} games, {rep['failed']} failed, "
+             f"{elapsed:.1f}s", err=True)
     else:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
     sys.exit(1 if rep["failed"] else 0)

@@ -43,6 +43,7 @@ import click
 from . import ast as A
 from .builtins import RULES_FILE
 from . import terminal
+from .terminal import echo
 from .cli import _agents, _esc, _options, _program, _seated, PLAYERS
 from .diagnostics import DiagnosticError
 from .engine import Game, load_program
@@ -683,12 +684,12 @@ def command(path, games, seed, agents, opts, variant, scenarios, max_steps, fmt,
             Path(output).write_text(text, encoding="utf-8")
         except OSError as e:
             raise click.UsageError(f"cannot write {output}: {e.strerror}") from None
-        click.echo(f"wrote {output}", err=True)
+        echo(f"wrote {output}", err=True)
     elif text is not None:
-        click.echo(text, nl=False)
+        echo(text, nl=False)
     else:
         _text(rep)
     pct = rep["summary"]["rule"]["percent"]
     if fail_under is not None and pct < fail_under:
-        click.echo(f"rule coverage {pct}% is under {fail_under}%", err=True)
+        echo(f"rule coverage {pct}% is under {fail_under}%", err=True)
         sys.exit(1)

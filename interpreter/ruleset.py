@@ -21,7 +21,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, DiagnosticError
 from .parser import Source, parse
 from .limits import MAX_COMPONENTS, MAX_COPIES, MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SPACES
-from .yamlio import (exists, is_dir, load_yaml, path_too_long, plain, position, read_text,
+from .yamlio import (confine, exists, is_dir, load_yaml, path_too_long, plain, position, read_text,
                      schema_diagnostics, shorten)
 
 _PLACES = re.compile(r"\{([a-z][a-z0-9_]*)\}")  # {key} in a product's `each` texts
@@ -139,6 +139,7 @@ class _Loader:
         if not is_dir(folder):
             self.err(folder, 1, 1, "FILE-MISSING", f"no ruleset folder at {shorten(folder, 200)}")
             return self.rs
+        confine(folder)  # nothing under it is read from outside it (yamlio)
         game = folder / "game.yaml"
         if not exists(game):
             self.err(game, 1, 1, "FILE-MISSING", "a ruleset needs a game.yaml (kind: game)")
@@ -853,10 +854,13 @@ _KEEP = 24
 def _fingerprint(folder: Path) -> bytes | None:
     """A digest of every file the loader may read in `folder` (its own files
     and everything under variants/), names and bytes; None when the folder
-    cannot be read (then nothing is kept)."""
+    cannot be read (then nothing is kept). Every command that reads a ruleset
+    asks for this first, even when its result is kept: from here on no file
+    under the folder is read from outside it (yamlio.confine)."""
     try:
         if path_too_long(folder) or not is_dir(folder):
             return None
+        confine(folder)
         files = list(folder.iterdir())
         variants = folder / "variants"
         if is_dir(variants):

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import click
 
+from .terminal import echo
+
 
 def ruleset_id(folder_name: str) -> str:
     """A ruleset id from a folder's name: lower case, `_` for anything an
@@ -70,10 +72,10 @@ def command(folder, name):
         written = scaffold(path, name)
     except OSError as e:
         raise click.UsageError(f"{folder}: {e.strerror or e}") from None
-    click.echo(f"made {folder}/ ({len(written)} files): {', '.join(sorted(str(w.relative_to(path)) for w in written))}")
-    click.echo("next:")
+    echo(f"made {folder}/ ({len(written)} files): {', '.join(sorted(str(w.relative_to(path)) for w in written))}")
+    echo("next:")
     q = shlex.quote(folder)
     for line in (f"rulebook validate {q}", f"rulebook play {q} --seed 1",
                  f"rulebook play {q} --agents human,random",
                  f"python -m pytest {q}    # runs its scenarios"):
-        click.echo(f"  {line}")
+        echo(f"  {line}")

@@ -14,9 +14,28 @@ from __future__ import annotations
 
 import sys
 
+import click
 from rich.console import Console
 
+from .escapes import printable
+
 WIDE = 250  # a table's width limit where no terminal sets one
+
+
+class SafeConsole(Console):
+    """A rich Console whose every written text has its control characters
+    escaped (escapes.py): rules' texts reach it through log lines, prompts,
+    labels, names and messages. Rich's own colours and cursor moves are
+    made after this, so they still work."""
+
+    def _render_buffer(self, buffer) -> str:
+        return super()._render_buffer(
+            s if s.control else s._replace(text=printable(s.text)) for s in buffer)
+
+
+def echo(message=None, **kw) -> None:
+    """click.echo, with control characters escaped (JSON is already ASCII)."""
+    click.echo(None if message is None else printable(str(message)), **kw)
 
 
 def console(stderr: bool = False, **kw) -> Console:
@@ -28,4 +47,4 @@ def console(stderr: bool = False, **kw) -> Console:
     if not tty:
         kw.setdefault("soft_wrap", True)
         kw.setdefault("width", WIDE)
-    return Console(highlight=False, stderr=stderr, **kw)
+    return SafeConsole(highlight=False, stderr=stderr, **kw)

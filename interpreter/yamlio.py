@@ -20,18 +20,30 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, CommentedSet
 from ruamel.yaml.constructor import DuplicateKeyError
 from ruamel.yaml.error import MarkedYAMLError
-from ruamel.yaml.events import (AliasEvent, CollectionEndEvent, CollectionStartEvent,
-                                DocumentStartEvent, ScalarEvent)
+from ruamel.yaml.events import (
+    AliasEvent,
+    CollectionEndEvent,
+    CollectionStartEvent,
+    DocumentStartEvent,
+    ScalarEvent,
+)
 from ruamel.yaml.reader import ReaderError
 from ruamel.yaml.scalarbool import ScalarBoolean
 
+from .confine import confine, escapes_root
 from .diagnostics import Diagnostic
 from .diskcache import cached
+from .escapes import printable
+from .limits import (
+    MAX_FILE_BYTES,
+    MAX_NUMBER,
+    MAX_PATH_CHARS,
+    MAX_YAML_DEPTH,
+    MAX_YAML_NODES,
+)
 from .resources import schema_names, schema_text
-from .limits import (MAX_FILE_BYTES, MAX_NUMBER, MAX_PATH_CHARS, MAX_YAML_DEPTH,
-                     MAX_YAML_NODES)
 
-__all__ = ["read_text", "is_dir", "is_file", "exists", "path_too_long", "line_col", "shorten",
+__all__ = ["read_text", "confine", "is_dir", "is_file", "exists", "path_too_long", "line_col", "shorten",
            "load_yaml", "position", "walk", "plain", "schema_diagnostics", "validator"]
 
 
@@ -87,6 +99,11 @@ def read_text(path, diags: list[Diagnostic]) -> str | None:
     if path_too_long(shown):
         return fail("LIMIT", f"the path is {len(shown):,} characters long; the limit is "
                     f"{MAX_PATH_CHARS:,}", hint="use a shorter file or folder name")
+    root = escapes_root(shown)
+    if root is not None:
+        return fail("FILE-MISSING", "cannot read file: a folder on its path is a symbolic link "
+                    f"out of the ruleset folder {shorten(root, 200)}",
+                    hint="a ruleset reads only what lies inside its own folder; copy the files in")
     try:
         st = os.lstat(shown)
     except (OSError, ValueError) as e:
@@ -429,8 +446,7 @@ def shorten(v, n: int = 60) -> str:
     characters escaped."""
     s = str(v)
     cut = s if len(s) <= n else s[:n]
-    if not cut.isprintable():
-        cut = "".join(c if c.isprintable() else repr(c)[1:-1] for c in cut)
+    cut = printable(cut, keep="")
     return cut if len(s) <= n else cut + f"... ({len(s):,} characters)"
 
 
