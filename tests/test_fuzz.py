@@ -1,5 +1,9 @@
 """Fuzzing: mutated rule text, YAML and scenarios from the shipped rulesets
-never produce a traceback or an INTERNAL error, in validate or in play.
+never produce a traceback or an INTERNAL error, in validate or in play; rule
+code that builds nested values, long texts and control characters ends with
+the game or a located diagnostic and puts no raw control character on the
+terminal; and no symbolic link or `ruleset:` field leads any command to read
+or quote a file outside the folder it was given.
 
 Mutations are made of bytes, whole lines and — for rule text — tokens of the
 language itself (keywords, names the ruleset defines, hostile names such as
@@ -166,3 +170,125 @@ def test_mutated_scenarios_never_crash(copies, tmp_path_factory, scenario, ops):
         run("play", "--scenario", path)
     finally:
         path.unlink()
+
+
+# ------------------------------------------ values built while playing
+# Rule code made of nested lists, long texts and control characters, run in
+# a small game: whatever it builds, compares, sorts or logs, the tool ends
+# with the game or a located diagnostic, and no raw control character of the
+# rule text reaches the terminal.
+CONTROL = ["\x1b[2J", "\x1b]52;c;aGk=\x07", "\x07", "\r", "\x08", "\x7f", "\x9b", "\x00",
+           "\u202e", "\x1b[1A\x1b[K"]
+RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _text():
+    piece = st.one_of(st.sampled_from(CONTROL), st.text("ab{}\\ é", max_size=8))
+    return st.builds(lambda parts, n: ("".join(parts) * n)[:30_000], st.lists(piece, max_size=4),
+                     st.sampled_from([1, 2, 50, 3000]))
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("{", "{{").replace("}", "}}") \
+        .replace("\n", " ") + '"'
+
+
+def _expr():
+    leaf = st.one_of(st.integers(-10**16, 10**16).map(str), _text().map(_quote),
+                     st.sampled_from(["p", "p.at", "players", "s", "none", "true",
+                                      "range(5)", "range(3000)", "track(\"loop\")"]))
+    return st.recursive(leaf, lambda e: st.one_of(
+        st.lists(e, max_size=6).map(lambda xs: "[" + ", ".join(xs) + "]"),
+        st.tuples(e, e, st.sampled_from(["==", "!=", "+", "in", "<"])).map(
+            lambda t: f"({t[0]} {t[2]} {t[1]})"),
+        st.tuples(st.sampled_from(["sort", "len", "max", "min", "sum", "reverse"]), e).map(
+            lambda t: f"{t[0]}({t[1]})"),
+        e.map(lambda x: f"max({x}, {x})"),
+        e.map(lambda x: f"[{x} for i in range(40)]"),
+        e.map(lambda x: '"{' + x + '}"'),
+    ), max_leaves=24)
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    dst = tmp_path_factory.mktemp("values") / "race"
+    shutil.copytree(RULES / "tutorial_race", dst, ignore=shutil.ignore_patterns("scenarios"))
+    return dst
+
+
+@FUZZ
+@given(exprs=st.lists(_expr(), min_size=1, max_size=3), name=_text())
+def test_built_values_never_crash_nor_reach_the_terminal_raw(host, exprs, name):
+    lines = [f'  let v{i} = {e}\n  log "{{p}}: {{v{i}}}"' for i, e in enumerate(exprs)]
+    (host / "fuzz.rules").write_text("on landed(p, s) {\n" + "\n".join(lines) + "\n}\n",
+                                     encoding="utf-8")
+    game = (host / "game.yaml").read_text(encoding="utf-8")
+    try:
+        (host / "game.yaml").write_text(game.replace("name: Red", "name: " + json.dumps(name))
+                                        .replace("name: Tutorial Race", "name: " + json.dumps(name)),
+                                        encoding="utf-8")
+        r = run("validate", "--format", "json", "--no-warnings", host)
+        check_json(r)
+        if r.exit_code == 0:
+            r = run("play", host, "--seed", "1", "--max-steps", "300000")
+            assert not RAW_CONTROL.search(r.output), repr(RAW_CONTROL.search(r.output))
+    finally:
+        (host / "game.yaml").write_text(game, encoding="utf-8")
+        (host / "fuzz.rules").unlink()
+
+
+# ------------------------------------------ the folder is sealed
+# Symbolic links and `ruleset:` fields that point outside the folder the
+# user named: no command reads or quotes what lies there.
+MARK = "SECRET-MARKER-7f3a"
+LINKS = ["variants/evil", "scenarios", "evil.rules", "evil.yaml", "sub/evil.rules",
+         "variants/long/evil.rules", "scenarios/evil.scenario.yaml"]
+COMMANDS = [["validate"], ["play", "--seed", "1", "--quiet"], ["info"], ["lint"],
+            ["play", "--seed", "1", "--quiet", "--variant", "evil"], ["docs"],
+            ["coverage", "--games", "1"]]
+
+
+def _outside(root: Path) -> Path:
+    out = root / "outside"
+    (out / "variants").mkdir(parents=True, exist_ok=True)
+    bad = f"{MARK} = {{ broken\n"
+    for f in ["evil.rules", "secret.rules", "game.yaml", "variant.yaml", "evil.yaml",
+              "evil.scenario.yaml"]:
+        (out / f).write_text(f"# {MARK}\n{bad}", encoding="utf-8")
+    return out
+
+
+@FUZZ
+@given(link=st.sampled_from(LINKS), to_dir=st.booleans(), command=st.sampled_from(COMMANDS))
+def test_links_out_of_the_folder_are_never_read(tmp_path_factory, link, to_dir, command):
+    root = tmp_path_factory.mktemp("sealed")
+    out = _outside(root)
+    rs = root / "race"
+    shutil.copytree(RULES / "tutorial_race", rs)
+    where = rs / link
+    if where.exists():
+        shutil.rmtree(where) if where.is_dir() else where.unlink()
+    where.parent.mkdir(parents=True, exist_ok=True)
+    where.symlink_to(out if to_dir else out / Path(link).name, target_is_directory=to_dir)
+    r = run(command[0], rs, *command[1:])
+    assert MARK not in r.output
+
+
+@FUZZ
+@given(kind=st.sampled_from(["scenario", "save"]),
+       field=st.sampled_from(["../outside", "../../outside", "/", "../outside/variants", "."]))
+def test_a_scenario_or_save_names_no_folder_outside(tmp_path_factory, kind, field):
+    root = tmp_path_factory.mktemp("named")
+    _outside(root)
+    inbox = root / "inbox"
+    inbox.mkdir()
+    if kind == "scenario":
+        f = inbox / "x.scenario.yaml"
+        f.write_text(f"scenario: hostile\nruleset: {json.dumps(field)}\nplayers: 2\n"
+                     "expect: []\n", encoding="utf-8")
+        r = run("play", "--scenario", f)
+    else:
+        f = inbox / "x.json"
+        f.write_text(json.dumps({"ruleset": field, "seed": 1, "choices": []}), encoding="utf-8")
+        r = run("play", "--replay", f, "--quiet")
+    assert MARK not in r.output
