@@ -368,12 +368,13 @@ def test_the_decision_cap_says_where_the_game_goes_round_in_circles(tmp_path, mo
 def test_costly_steps_stop_by_the_clock(tmp_path, monkeypatch):
     import interpreter.engine as engine
 
-    # each turn compares two 100,000-item lists: few steps, much work; the
-    # clock, read between chunks of steps, stops it
+    # each turn compares two 10,000-item lists: the comparison pays a step
+    # an item, so a budget far past what a second can spend leaves the clock,
+    # read between chunks of steps, to stop it
     monkeypatch.setattr(engine, "MAX_SECONDS", 1)
     folder = make(tmp_path, "let a = ident(range(10000))\nlet b = ident(range(10000))\n"
                   "while true {\n  if a == b { counter += 1 }\n}")
-    d = runtime_error(folder)
+    d = runtime_error(folder, steps=10**12)
     assert (d.path, d.line) in (where(folder, "if a == b")[:2], where(folder, "while true")[:2])
     assert "1 seconds" in d.message
 
