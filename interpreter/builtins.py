@@ -11,7 +11,8 @@ from __future__ import annotations
 from types import FunctionType
 
 from .limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
-from .state import Comp, FrozenList, RuleError, Side, Space, Zone, display
+from .state import Comp, FrozenList, RuleError, Side, Space, Zone, cut, display
+from .views import Secret, hidden_comps, knowers, plain, shown
 from .walkcost import nested_items, sort_times
 
 RULES_FILE = "<rules>"  # the file name of generated code, in tracebacks
@@ -126,6 +127,52 @@ def B_text(G, s):
     if len(s) > MAX_TEXT:
         raise RuleError(f"a text grew past {MAX_TEXT:,} characters")
     return s
+
+
+def B_built(G, parts):
+    """A text built by interpolation (parts: text, value, text, value ...)
+    whose values may hide something from some seat: a component lying where
+    not everyone sees it (in lists too), a field of a card a secret decision
+    picked (views.Sourced), another secret text. Then the text keeps its
+    secret (views.Secret): its readers are those who may see every hidden
+    thing in it, and everyone else reads it with each as 'a <kind>'. The
+    words are those of the plain text the compiler would have joined."""
+    words = [p if i % 2 == 0 else _in_text(G, p) for i, p in enumerate(parts)]
+    return _kept(B_text(G, "".join(words)), parts)
+
+
+def _kept(text, parts):
+    """`text`, made of `parts`, as a secret text when a value in them hides
+    something from some seat (B_built)."""
+    hidden = [h for v in parts[1::2] for h in hidden_comps(v)]
+    if not hidden:
+        return text
+    readers = frozenset.intersection(*(frozenset(knowers(h)) for h in hidden))
+    hide = set(hidden)
+    others = "".join(p if i % 2 == 0 else shown(p, hide, _leaf) for i, p in enumerate(parts))
+    return Secret(text, readers, cut(others))
+
+
+# what a value of unknown type in a text is, when it can hide nothing (e_Str)
+PLAIN = frozenset({str, int, bool, type(None), Side, Space})
+
+
+def _in_text(G, v):
+    """A value's words inside a built text: what e_Str's joined code makes."""
+    v = plain(v)
+    t = type(v)
+    if t is int:
+        return str(v)
+    if t is str or t is Secret:
+        return v
+    if t is Side or t is Space or t is Comp:
+        return v.id
+    return show(G, v)
+
+
+def _leaf(v):
+    """A value the others may read, in a secret text's other words (a text as itself)."""
+    return v if isinstance(v, str) else display(v)
 
 
 def B_each(G, xs):
@@ -546,7 +593,7 @@ def B_range(G, a, b=None):
 
 
 def B_str(G, x):
-    return show(G, x)
+    return _kept(show(G, x), ("", x, ""))
 
 
 def B_space(G, sid):
@@ -670,7 +717,7 @@ def namespace() -> dict:
     ns.update(lst=lst, it=it, show=show, ztop=ztop, items=items, fn=fn, num=num,
               spend=spend, len=len, sum=sum, list=list, range=range, str=str,
               any=any, all=all, next=next, set=set, min=min, max=max, paid=_paid,
-              paidl=_paid, paidz=_paid)
+              paidl=_paid, paidz=_paid, Secret=Secret, PLAIN=PLAIN)
     ns["__builtins__"] = {}
     return ns
 

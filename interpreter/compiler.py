@@ -56,6 +56,12 @@ class Var:
     assignable: bool = True
     param: tuple | None = None  # its key in Compiler.sites, when its type is inferred
     origin: object = None  # fast: the value of a `let` the function never binds again
+    is_param: bool = False  # a function's, handler's or ability's parameter
+    # a `let` bound once, of a value read from the fields of components that
+    # are never bound again either (`let r = c.rank`): their code and the
+    # field, so that a text showing it is as secret as those fields (Game.sourced)
+    reads: tuple = ()
+    field: str | None = None
 
 
 @dataclass
@@ -138,6 +144,8 @@ class Compiler:
         self.param_types = param_types or {}
         self.sites: dict = {}  # key -> [a type, or the key of what is passed on]
         self.current_fn = None  # the function being compiled (for its returns)
+        self.joined: dict = {}  # id(Str node) -> its words' code, secrets aside (e_Str)
+        self.fixed_fields: set = set()  # id(Attr node) of fields no rule can change
         self.attr_src: dict = {}  # id(Attr node) -> the side variable it reads
         self.py_fn = None  # the generated function being emitted
         # "reference": every trigger, collect and window goes through the engine;
@@ -620,9 +628,10 @@ class Compiler:
             if self.fast and name is not None and p not in rebound and \
                     len(set(params)) == len(params):
                 key = (what, name, i)
-                scope.names[p] = Var(f"l_{p}", self.param_types.get(key, "any"), param=key)
+                scope.names[p] = Var(f"l_{p}", self.param_types.get(key, "any"), param=key,
+                                     is_param=True)
             else:
-                scope.names[p] = Var(f"l_{p}", "any")
+                scope.names[p] = Var(f"l_{p}", "any", is_param=True)
 
     def passed(self, key, node, t, scope):
         """Fast back end: note what a call, trigger or return passes to `key`."""
@@ -646,7 +655,7 @@ class Compiler:
         if owner is not None:
             scope.names["this"] = Var("this", f"comp:{self.kind_of_comp[owner]}", False)
         for p in params:
-            scope.names[p] = Var(f"l_{p}", "any")
+            scope.names[p] = Var(f"l_{p}", "any", is_param=True)
         return scope
 
     def compile_handlers(self):
@@ -679,7 +688,7 @@ class Compiler:
             scope = self.card_scope(owner, ab.params)
             if len(set(ab.params)) == len(ab.params):  # the window's arguments, as inferred
                 self.typed_params(scope, ab.params[1:], [ab.cond, ab.body], "win", ab.window)
-            scope.names[ab.params[0]] = Var(f"l_{ab.params[0]}", "side")
+            scope.names[ab.params[0]] = Var(f"l_{ab.params[0]}", "side", is_param=True)
             self.check_params(ab, ab.params)
             args = ", ".join(["G", "this"] + [f"l_{p}" for p in dict.fromkeys(ab.params)])
             cond = f"a_{order}_cond"
@@ -875,36 +884,90 @@ class Compiler:
         return repr(n.value), {True: "bool", False: "bool", None: "none"}[n.value]
 
     def e_Str(self, n, scope):
-        parts, grows = [], False
+        """A text built by interpolation. Its values may hide something from
+        some seat (a component lying where not everyone sees it, a field of
+        a card a secret decision picked, a secret text): then B_built makes
+        it a secret text (views.Secret), which keeps what it shows from those
+        who may not see it wherever the text goes. The plain joined code
+        stays the fast way when checks made in place show nothing hides."""
+        parts, raw, grows, tests, built = [], [], False, [], False
         for p in n.parts:
             if isinstance(p, str):
                 parts.append(repr(p))
-            else:
-                code, t = self.expr(p, scope)
-                if t == "int":
-                    parts.append(f"str({code})")
-                elif t in ("side", "space") or t.startswith("comp"):
-                    parts.append(f"{code}.id")
-                elif t == "str" and isinstance(p, A.Attr) and p.name == "id" and \
-                        code.endswith(".id"):
-                    parts.append(code)  # a known side's, space's or component's id: fixed
-                elif t == "str":
-                    parts.append(code)
-                    grows = True
+                if len(raw) % 2:
+                    raw[-1] = raw[-1] + f" + {p!r}"
                 else:
-                    parts.append(f"show(G, {code})")
-                    grows = True
+                    raw.append(repr(p))
+                continue
+            if len(raw) % 2 == 0:
+                raw.append("''")
+            code, t, reads = self.reading(p, scope)
+            raw.append(code if not reads else
+                       f"G.sourced({code}, ({', '.join(reads)},), {self.read_field(p, scope)!r})")
+            if reads:
+                tests.append("not G._picked")
+            if t == "int":
+                parts.append(f"str({code})")
+            elif t in ("side", "space"):
+                parts.append(f"{code}.id")
+            elif t.startswith("comp"):
+                parts.append(f"{code}.id")
+                if _pure(p):
+                    tests.append(f"({code}.zone is None or {code}.zone.visibility == 'public')")
+                else:
+                    built = True
+            elif t == "str" and isinstance(p, A.Attr) and p.name == "id" and \
+                    code.endswith(".id"):
+                parts.append(code)  # a known side's, space's or component's id: fixed
+            elif t == "str":
+                parts.append(code)
+                grows = True
+                if id(p) in self.fixed_fields:
+                    pass
+                elif _pure(p):  # a text that may be a secret one
+                    tests.append(f"{code}.__class__ is not Secret")
+                else:
+                    built = True
+            else:
+                parts.append(f"show(G, {code})")
+                grows = True
+                if id(p) in self.fixed_fields:
+                    pass
+                elif _pure(p):  # a value that may hide something: a text, a number ...?
+                    tests.append(f"{code}.__class__ in PLAIN")
+                else:
+                    built = True
+            raw.append("''")
+        if built:
+            return f"B_built(G, ({', '.join(raw)},))", "str"
         if not parts:
             return "''", "str"
-        if len(parts) == 1:
-            return parts[0], "str"
-        joined = " + ".join(parts)
+        joined = parts[0] if len(parts) == 1 else " + ".join(parts)
         # text made of other text can double each turn of a loop: keep it bounded
-        return (f"B_text(G, {joined})" if grows else joined), "str"
+        if grows and len(parts) > 1:
+            joined = f"B_text(G, {joined})"
+        self.joined[id(n)] = joined  # (lazy_label reads what the words are made of)
+        if tests:
+            return f"({joined} if {' and '.join(dict.fromkeys(tests))} else " \
+                f"B_built(G, ({', '.join(raw)},)))", "str"
+        return joined, "str"
+
+    def reading(self, p, scope):
+        """expr(p), and the components whose fields it reads (as code), in
+        case one is a card a secret decision picked (Game.sourced)."""
+        saved = self._reads, self._reads_scope
+        self._reads, self._reads_scope = [], scope
+        try:
+            code, t = self.expr(p, scope)
+            return code, t, self._reads
+        finally:
+            self._reads, self._reads_scope = saved
 
     def e_Name(self, n, scope):
         v = scope.lookup(n.id)
         if v is not None:
+            if v.reads and self._reads is not None and scope is self._reads_scope:
+                self._reads.extend(v.reads)  # `let r = c.rank`: as secret as c.rank
             return v.code, v.type
         if n.id in self.funcs or n.id in BUILTINS:
             self.err(n, "TYPE", f"function {n.id!r} must be called: {n.id}(...)")
@@ -917,6 +980,7 @@ class Compiler:
         self.undef(n, "name", n.id, known)
         return "None", "any"
 
+    bound: dict = {}  # name -> how often the function being compiled binds it (block)
     _reads = None  # text_parts: the components whose fields a log text reads
     _reads_scope = None
 
@@ -925,6 +989,8 @@ class Compiler:
         at = self.attr_type(n, t, n.name)
         if at is None:
             return "None", "any"
+        if n.name == "id" or not at[1] and at[0] == "str":
+            self.fixed_fields.add(id(n))  # the ruleset's data: never a secret text (e_Str)
         if self._reads is not None and scope is self._reads_scope and \
                 (t == "any" or t.startswith("comp")) and n.name not in PUBLIC_FIELDS:
             self._reads.append(code)  # a field of what may be a hidden component
@@ -1500,7 +1566,7 @@ class Compiler:
         return code
 
     def s_Let(self, s, scope, ind):
-        code, t = self.expr(s.value, scope)
+        code, t, reads = self.reading(s.value, scope)
         # `let x = none` declares a variable for a value to come: any type
         # (fast: the type of every value the function gives that variable)
         if self.fast and t in ("none", "any") and self.py_fn is not None:
@@ -1512,7 +1578,20 @@ class Compiler:
             once = self.fast and getattr(self, "bound", {}).get(s.name) == 1
             scope.names[s.name] = Var(f"l_{s.name}", "any" if t == "none" else t,
                                       origin=s.value if once else None)
+        if reads and self.bound.get(s.name) == 1 and all(self.fixed(r, scope) for r in reads):
+            v = scope.names[s.name]
+            v.reads = tuple(dict.fromkeys(reads))
+            v.field = s.value.name if isinstance(s.value, A.Attr) else None
         self.emit(ind, f"l_{s.name} = {code}", s.span)
+
+    def fixed(self, code, scope) -> bool:
+        """Is `code` a local name the function binds once only (a parameter:
+        never), so that it holds the same value wherever its scope reaches?"""
+        if not code.startswith("l_"):
+            return False
+        v = scope.lookup(code[2:])
+        return v is not None and v.code == code and \
+            self.bound.get(code[2:], 0) == (0 if v.is_param else 1)
 
     def s_Assign(self, s, scope, ind):
         vcode, vt = self.expr(s.value, scope)
@@ -1691,15 +1770,17 @@ class Compiler:
         component's fields ({c.rank}) is as secret as the component: it goes
         with it (views.Sourced), so that those who may not see the component
         read what it is, not what it says."""
-        self._reads, self._reads_scope = [], scope
-        try:
-            code = self.expr(p, scope)[0]
-        finally:
-            reads, self._reads, self._reads_scope = self._reads, None, None
+        code, _, reads = self.reading(p, scope)
         if not reads:
             return code
-        field = p.name if isinstance(p, A.Attr) else None
-        return f"G.sourced({code}, ({', '.join(reads)},), {field!r})"
+        return f"G.sourced({code}, ({', '.join(reads)},), {self.read_field(p, scope)!r})"
+
+    def read_field(self, p, scope):
+        """The field a shown value reads (`{c.rank}`, or `{r}` kept by `let r = c.rank`)."""
+        if isinstance(p, A.Attr):
+            return p.name
+        v = scope.lookup(p.id) if isinstance(p, A.Name) else None
+        return v.field if v is not None else None
 
     def log_clause(self, node, scope, subject) -> str | None:
         """A statement's `log TEXT` (or `log x => TEXT`, x being what the
@@ -2123,7 +2204,7 @@ class Compiler:
                         f"str(l_{var}.{py_name(field)})")
             shown.add(var)
             sep = ""
-        if shown != set(keys) or " + ".join(code) != lcode:
+        if shown != set(keys) or " + ".join(code) != self.joined.get(id(lab)):
             return None  # the code differs when a part is not an id or a number
         return head
 

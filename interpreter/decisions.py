@@ -13,6 +13,7 @@ from .builtins import num
 from .limits import MAX_DECISIONS, MAX_SOME
 from .some import SomeLabels, SomeOffer, chosen, grouped
 from .state import FrozenList, RuleError, Side, display
+from .views import Secret
 
 
 class Decision:
@@ -106,10 +107,15 @@ class Decisions:
         else:
             if lazy:
                 labels, lazy = [labels(o) for o in opts], False
+            offered = labels
             if view is not None:  # ids in the labels (and places, seats) by their names
                 from .labels import names_for
-                view["names"] = names_for(self.program, labels)
-            i = agent.pick(Decision(player.id, name, prompt, labels, view, self._offer))
+                # a label built from what this seat may not see reads as it may
+                # (a person, a search): it answers by position all the same
+                offered = [lab.others if type(lab) is Secret and player.id not in lab.readers
+                           else lab for lab in labels]
+                view["names"] = names_for(self.program, offered)
+            i = agent.pick(Decision(player.id, name, prompt, offered, view, self._offer))
         label = labels(opts[i]) if lazy else labels[i]
         self.history.append((player.id, name, label))
         if self.logging:

@@ -25,7 +25,7 @@ from .limits import DEFAULT_STEPS, MAX_SECONDS, STEP_CHUNK
 from .ruleset import Ruleset, fingerprint, load_ruleset
 from .decisions import Decisions
 from .failures import friendly as _friendly, rule_at, with_subject
-from .views import entry_for, hidden_comps, scores_seen, sees, shown
+from .views import Secret, entry_for, hidden_comps, scores_seen, sees, shown
 from .logwords import Words
 from .gamelog import GameLog, public_place
 from .newgame import builder
@@ -1444,7 +1444,9 @@ class Game(Decisions, GameLog):
         out = {}
         for p in self.players:
             v = getattr(p, py_name(var))
-            out[p.id] = v if v is None or isinstance(v, (int, str)) else display(v)
+            # (a text built from what some seat may not see: as the table reads it)
+            out[p.id] = v.others if type(v) is Secret else \
+                v if v is None or isinstance(v, (int, str)) else display(v)
         return out
 
 

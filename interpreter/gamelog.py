@@ -12,7 +12,7 @@ from .failures import friendly as _friendly
 from .limits import MAX_LOG, MAX_LOG_CHARS, MAX_LOG_LINE
 from .logwords import and_list, count_of
 from .state import Comp, RuleError, Side, Zone, display
-from .views import Sourced, hidden_comps, knowers, plain, shown, viewers
+from .views import Secret, Sourced, hidden_comps, knowers, plain, shown, viewers
 
 
 _ALL = object()  # a log line for everyone
@@ -268,16 +268,23 @@ class GameLog:
         # an option's values may be lists of components (a pair to discard): the
         # components inside count as the option's own, at any depth
         hidden = [c for v in values for c in hidden_comps(v)]
+        comps = hidden
+        if type(label) is Secret:  # a label built from what some seat may not see
+            hidden = hidden + [label]
         who = f"{player.id} (bot)" if extra.get("bot") else player.id
         notes = [x for x in (None if name.startswith("choice@") else name, note) if x]
         tail = f" ({', '.join(notes)})" if notes else ""
         text = f"{who} chooses {label}{tail}"
         # the chooser, and those who know every hidden component the option holds
         seers = None if not hidden else \
-            {player.id} | set.intersection(*(set(knowers(c)) for c in hidden))
+            {player.id} | set.intersection(*(set(knowers(c)) for c in comps)) if comps \
+            else set(label.readers)
+        if type(label) is Secret:  # (not read by a chooser it hides from: a person reads 'a card')
+            seers &= label.readers
         # the table reads neither the note (forced, or how a bot ranked) nor the count
         public = "" if name.startswith("choice@") else f" ({name})"
-        others = None if not hidden else f"{who} chooses {count_of(hidden)}{public}"
+        others = None if not hidden else \
+            f"{who} chooses {count_of(comps) if comps else label.others}{public}"
         event = {"kind": "decision", "player": player.id, "decision": name, "choice": label}
         items = [v for v in values if type(v) is Comp]
         if items:
@@ -286,14 +293,14 @@ class GameLog:
             if k in extra:
                 event[k] = extra[k]
         secret = None if not hidden else {"kind": "decision", "player": player.id,
-                                          "decision": name, "items": counts(hidden)}
+                                          "decision": name, "items": counts(comps)}
         if extra.get("bot"):
             secret = secret and {**secret, "bot": True}
         extra = dict(extra, event=event, others_event=secret)
         # what this decision hid, for the texts that read it (sourced); answers
         # given together (choose each) are one group
         self._picked = {} if not self._releasing else dict(self._picked)
-        for c in hidden:
+        for c in comps:
             self._picked[c] = frozenset(seers)
         if say is None or not self.say_event(say, label, seers, others, decision=name,
                                              player=player.id, **extra):

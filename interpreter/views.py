@@ -33,7 +33,7 @@ def viewers(zone):
 def knowers(comp):
     """Like viewers, for one component: those who see its zone, and the sides
     it was revealed to where it lies."""
-    if type(comp) is Sourced:
+    if type(comp) is Sourced or type(comp) is Secret:
         return set(comp.readers)
     seers = viewers(comp.zone)
     if seers is None or not comp._seen:
@@ -78,6 +78,25 @@ class Sourced:
         return "(hidden)"
 
 
+class Secret(str):
+    """A text built by interpolation from values some seat may not see
+    (`"{p.hand.items}"`, `"{c.rank}"` of a card a secret decision picked,
+    another secret text): the text itself to its `readers`, `others` (the
+    same words with each hidden thing as 'a <kind>') to everyone else. It is
+    a text like any other to the rules (compared, looked up, stored); every
+    output that shows it (log, prompt, label, view, result) stands it as a
+    hidden thing of its own, whose knowers are its readers."""
+
+    def __new__(cls, text, readers, others):
+        out = super().__new__(cls, text)
+        out.readers = frozenset(readers)
+        out.others = others
+        return out
+
+    def __reduce__(self):  # copied and pickled whole (a plain str would lose the secret)
+        return Secret, (str(self), self.readers, self.others)
+
+
 def plain(value):
     """The value itself, as the seats who may see it read it."""
     return value.value if type(value) is Sourced else value
@@ -91,9 +110,12 @@ def hidden_comps(value) -> list:
         return [value] + hidden_comps(value.value)
     if type(value) is Comp:
         return [value] if viewers(value.zone) is not None else []
+    if type(value) is Secret:
+        return [value]
     if not isinstance(value, list):
         return []
-    return [c for c in _leaves(value) if type(c) is Comp and viewers(c.zone) is not None]
+    return [c for c in _leaves(value) if type(c) is Comp and viewers(c.zone) is not None
+            or type(c) is Secret]
 
 
 _DEEP = 8  # lists nested deeper than this read flat (their items, in order)
@@ -110,6 +132,8 @@ def shown(value, hide, show=display, sep=",") -> str:
             return v.hidden_as() if v in hide else text(v.value, depth)
         if type(v) is Comp and v in hide:
             return f"a {v.kind}"
+        if type(v) is Secret and v in hide:
+            return v.others
         if isinstance(v, list):
             if depth < _DEEP:
                 return capped_join(sep, (text(x, depth + 1) for x in v))
@@ -119,7 +143,7 @@ def shown(value, hide, show=display, sep=",") -> str:
 
 
 def sees(comp, side) -> bool:
-    if type(comp) is Sourced:
+    if type(comp) is Sourced or type(comp) is Secret:
         return side is not None and side.id in comp.readers
     return visible(comp.zone, side) or (side is not None and bool(comp._seen) and
                                         side.id in comp._seen)
@@ -129,6 +153,8 @@ def _value(v, side, depth=0):
     """A value as `side` may see it: a component it may not see is only its kind."""
     if isinstance(v, Comp):
         return v.id if sees(v, side) else {"hidden": v.kind}
+    if type(v) is Secret:
+        return str(v) if sees(v, side) else v.others
     if isinstance(v, (Space, Side)):
         return v.id
     if isinstance(v, list):

@@ -261,12 +261,18 @@ phase play {
 """
 
 
+def said_lines(path, seed, n):
+    """The game's `log` lines (n of them) and the game."""
+    game = run(path, seed)
+    said = [e for e in game.log if e.get("event", {}).get("kind") == "log"]
+    assert len(said) == n
+    return game, said
+
+
 def test_a_log_line_reading_a_hidden_cards_fields_is_as_secret_as_the_card(tmp_path):
     path = folder(tmp_path, PASS_FIELDS)
     for seed in range(1, 4):
-        game = run(path, seed)
-        said = [e for e in game.log if e.get("event", {}).get("kind") == "log"]
-        assert len(said) == 4
+        game, said = said_lines(path, seed, 4)
         for e in said:
             assert e["see"] != "all", e
             assert re.search(r"\(a card's (rank|suit)\)", e["others"]), e
@@ -280,3 +286,113 @@ def test_a_log_line_reading_a_hidden_cards_fields_is_as_secret_as_the_card(tmp_p
     sourced = game.sourced(card.u_rank, (card,), "rank")
     assert game.prompt_for(ann, ["look at ", sourced, "?"]) == "look at (a card's rank)?"
     assert game.prompt_for(ben, ["look at ", sourced, "?"]) == f"look at {card.u_rank}?"
+
+
+TRAVEL = """
+phase play {
+  for p in players {
+    turn p {
+      let t = "{p.hand.items}"
+      let u = "{p} holds {t}"
+      p.note = str(p.hand.top)
+      choose p as keep "keep which?" {
+        option "card {i}" for i in [1, 2] { log "{p} looks: {u}" }
+      }
+      log "{p} noted {p.note}; {u}"
+    }
+  }
+  for p in players {
+    choose p as show "show which?" {
+      option "{x}" for x in p.hand.items { log "{p} shows {x}" }
+    }
+  }
+}
+"""
+
+
+def test_a_text_built_from_hidden_cards_keeps_the_secret_wherever_it_goes(tmp_path):
+    """`let t = "{p.hand.items}"`, a text made of it, `str()` of a hidden card
+    kept in a side variable: each is read whole only by the hand's owner,
+    after decisions too; the others read 'a card'."""
+    path = folder(tmp_path, TRAVEL)
+    game_yaml = path / "game.yaml"
+    game_yaml.write_text(GAME.replace("{score: 0}", "{score: 0, note: \"\"}"), encoding="utf-8")
+    for seed in range(1, 6):
+        game, said = said_lines(path, seed, 6)
+        assert leaks(game) == []
+        for e in said[:4]:
+            owner = e["text"].split()[0]
+            assert e["see"] == [owner], e  # the owner reads it whole ...
+            assert named(e["text"]) == dealt(game, owner) or "noted" in e["text"], e
+            assert "a card" in e["others"] and not named(e["others"]), e  # ... the others don't
+        # the designer's log names the cards; a view of the side variable does not
+        ann = game.side_by_id("ann")
+        assert named(ann.u_note) <= dealt(game, "ann") and named(ann.u_note)
+        assert view_for(game, game.side_by_id("ben"))["sides"]["ann"]["variables"]["note"] \
+            == "a card"
+        assert view_for(game, ann)["sides"]["ann"]["variables"]["note"] == ann.u_note
+
+
+LABELS = """
+phase play {
+  for p in players {
+    choose p as peek "which one?" {
+      option "{next_of(players, p).hand.items[i]}" for i in [0, 1] { p.score += i }
+    }
+  }
+}
+"""
+
+
+def test_a_label_built_from_another_hand_is_hidden_in_the_log_and_from_the_chooser(tmp_path):
+    """Options over numbers labelled by cards of another seat's hand: the
+    decision's line names the card only to the hand's owner (and the
+    chooser's log line is its count-free words); a person choosing reads 'a card'."""
+    path = folder(tmp_path, LABELS)
+    for seed in range(1, 6):
+        game = run(path, seed)
+        assert leaks(game) == [], leaks(game)
+        picks = [e for e in game.log if e.get("event", {}).get("kind") == "decision"]
+        assert len(picks) == 2
+        for e in picks:
+            assert e["see"] != "all" and "a card" in e["others"], e
+    # a person at the table reads the labels as that seat may
+    from interpreter.decisions import Decision
+    seen = []
+
+    class Person:
+        wants_view = True
+
+        def pick(self, d: Decision):
+            seen.append(list(d.labels))
+            return 0
+    program, _ = load_program(path)
+    game = Game(program, seed=1, agents=[Person(), RandomAgent("x")], logging=True)
+    game.run()
+    assert seen == [["a card", "a card"]]
+    assert game.history[0][2] in IDS  # the record keeps the label itself
+
+
+KEPT = """
+phase play {
+  choose each p in players as keep_card "keep which card?" from c in p.hand label c.id {
+    let r = c.rank
+    let t = "{c.suit} {r}"
+    log "{p} keeps the {r}"
+    log "{p} keeps the {t}"
+  }
+}
+"""
+
+
+def test_a_number_or_text_kept_from_a_picked_cards_field_is_as_secret_as_the_field(tmp_path):
+    """`let r = c.rank` of the card a secret decision picked, and a text made
+    of it, are read by the chooser alone: the others read '(a card's rank)'."""
+    path = folder(tmp_path, KEPT)
+    for seed in range(1, 4):
+        _, said = said_lines(path, seed, 4)
+        for e in said:
+            assert e["see"] == [e["text"].split()[0]], e
+            assert not re.search(r"\b[1-8]\b|spades", e["others"]), e
+        assert [e["others"].split(" keeps ")[1] for e in said][:2] == \
+            ["the (a card's rank)", "the (a card's suit) (a card's rank)"]
