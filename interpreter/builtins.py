@@ -717,7 +717,7 @@ def namespace() -> dict:
     ns.update(lst=lst, it=it, show=show, ztop=ztop, items=items, fn=fn, num=num,
               spend=spend, len=len, sum=sum, list=list, range=range, str=str,
               any=any, all=all, next=next, set=set, min=min, max=max, paid=_paid,
-              paidl=_paid, paidz=_paid, Secret=Secret, PLAIN=PLAIN)
+              paidl=_paid, paidz=_paid, Secret=Secret, PLAIN=PLAIN, Comp=Comp)
     ns["__builtins__"] = {}
     return ns
 

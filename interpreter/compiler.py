@@ -146,6 +146,7 @@ class Compiler:
         self.current_fn = None  # the function being compiled (for its returns)
         self.joined: dict = {}  # id(Str node) -> its words' code, secrets aside (e_Str)
         self.fixed_fields: set = set()  # id(Attr node) of fields no rule can change
+        self.id_of: dict = {}  # id(Attr node) of `x.id` -> (code, type) of x
         self.attr_src: dict = {}  # id(Attr node) -> the side variable it reads
         self.py_fn = None  # the generated function being emitted
         # "reference": every trigger, collect and window goes through the engine;
@@ -901,11 +902,18 @@ class Compiler:
                 continue
             if len(raw) % 2 == 0:
                 raw.append("''")
-            code, t, reads = self.reading(p, scope)
-            raw.append(code if not reads else
-                       f"G.sourced({code}, ({', '.join(reads)},), {self.read_field(p, scope)!r})")
-            if reads:
+            code, t, shown = self.shown_code(p, scope)
+            raw.append(shown)
+            if "G.sourced(" in shown:
                 tests.append("not G._picked")
+            obj = self.id_of.get(id(p))
+            if shown.startswith("G.ident(") or shown.startswith("G.sourced(G.ident("):
+                if _pure(p):
+                    o = obj[0]
+                    tests.append(f"({o}.__class__ is not Comp or {o}.zone is None or "
+                                 f"{o}.zone.visibility == 'public')")
+                else:
+                    built = True
             if t == "int":
                 parts.append(f"str({code})")
             elif t in ("side", "space"):
@@ -963,6 +971,22 @@ class Compiler:
         finally:
             self._reads, self._reads_scope = saved
 
+    def shown_code(self, p, scope):
+        """reading(p) for a value a text shows: (code, type, the code of its
+        value as the text's secrets need it). A component's id shows the
+        component (`{c.id}` of a card lying hidden is 'a card' to those who may
+        not see it, Game.ident); a field read goes with what it was read from
+        (Game.sourced)."""
+        code, t, reads = self.reading(p, scope)
+        raw = code
+        obj = self.id_of.get(id(p))
+        if obj is not None and (obj[1] == "any" or obj[1].startswith("comp")):
+            reads = [r for r in reads if r != obj[0]]
+            raw = f"G.ident({obj[0]})"
+        if reads:
+            raw = f"G.sourced({raw}, ({', '.join(reads)},), {self.read_field(p, scope)!r})"
+        return code, t, raw
+
     def e_Name(self, n, scope):
         v = scope.lookup(n.id)
         if v is not None:
@@ -991,6 +1015,8 @@ class Compiler:
             return "None", "any"
         if n.name == "id" or not at[1] and at[0] == "str":
             self.fixed_fields.add(id(n))  # the ruleset's data: never a secret text (e_Str)
+        if n.name == "id":
+            self.id_of[id(n)] = (code, t)  # `{c.id}` is c, to a text (reading)
         if self._reads is not None and scope is self._reads_scope and \
                 (t == "any" or t.startswith("comp")) and n.name not in PUBLIC_FIELDS:
             self._reads.append(code)  # a field of what may be a hidden component
@@ -1770,10 +1796,7 @@ class Compiler:
         component's fields ({c.rank}) is as secret as the component: it goes
         with it (views.Sourced), so that those who may not see the component
         read what it is, not what it says."""
-        code, _, reads = self.reading(p, scope)
-        if not reads:
-            return code
-        return f"G.sourced({code}, ({', '.join(reads)},), {self.read_field(p, scope)!r})"
+        return self.shown_code(p, scope)[2]
 
     def read_field(self, p, scope):
         """The field a shown value reads (`{c.rank}`, or `{r}` kept by `let r = c.rank`)."""

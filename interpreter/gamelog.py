@@ -180,6 +180,16 @@ class GameLog:
                 hidden.append(c)
         return value if readers is None else Sourced(value, hidden, readers, field)
 
+    def ident(self, x):
+        """`x.id` shown in a text: a component's id is the component, so the
+        id of one lying where some seat may not see it is as secret as the
+        component itself (views.Sourced, read as 'a <kind>')."""
+        if type(x) is not Comp:
+            return self.attr(x, "id")
+        if viewers(x.zone) is None:
+            return x.id
+        return Sourced(x.id, [x], knowers(x), "id")
+
     def say_at(self, template, *places, **extra):
         """A line about pieces at places (spaces or components): a component
         lying where some seat may not see it is 'a <kind>' to those seats.

@@ -73,6 +73,8 @@ class Sourced:
     def hidden_as(self) -> str:
         """What those who may not see the components read in its place."""
         kinds = sorted({c.kind.replace("_", " ") for c in self.comps})
+        if self.field == "id" and len(self.comps) == 1:
+            return f"a {kinds[0]}"  # (an id is the component itself)
         if self.field is not None and len(kinds) == 1:
             return f"(a {kinds[0]}'s {self.field.replace('_', ' ')})"
         return "(hidden)"
