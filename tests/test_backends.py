@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.difftest import compare
+from interpreter.designer.difftest import compare
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 
@@ -56,7 +56,7 @@ def _race_with(tmp_path, phase, rules_text, seeds):
 
 def test_the_comparison_sees_a_difference(tmp_path, monkeypatch):
     """A fast back end that dropped a live trigger would be caught."""
-    from interpreter import compiler
+    from interpreter.compile import compiler
     real = compiler.Compiler.s_Trigger
 
     def deaf(self, s, scope, ind):  # the fast back end forgets every trigger
@@ -66,7 +66,8 @@ def test_the_comparison_sees_a_difference(tmp_path, monkeypatch):
         real(self, s, scope, ind)
     monkeypatch.setattr(compiler.Compiler, "s_Trigger", deaf)
     monkeypatch.setenv("RULEBOOK_NO_CACHE", "1")
-    from interpreter import diskcache, engine
+    from interpreter.support import diskcache
+    from interpreter.run import engine
     monkeypatch.setattr(diskcache, "_folder", False)
     engine._PROGRAMS.clear()
     found = compare(RULES / "smile_and_gun", range(5), None,
@@ -79,7 +80,7 @@ def test_the_comparison_sees_a_difference(tmp_path, monkeypatch):
                                      "moonshine_kingdom", "scarface_1920"])
 def test_both_back_ends_report_the_same_diagnostics(ruleset):
     """validate checks with the reference back end: the fast one must agree."""
-    from interpreter.engine import load_program
+    from interpreter.run.engine import load_program
     found = {}
     for backend in ("fast", "reference"):
         _, diags = load_program(RULES / ruleset, backend=backend)
@@ -89,7 +90,7 @@ def test_both_back_ends_report_the_same_diagnostics(ruleset):
 
 def test_a_broken_rule_is_reported_once_by_either_back_end(tmp_path):
     import shutil
-    from interpreter.engine import load_program
+    from interpreter.run.engine import load_program
     rules = tmp_path / "race"
     shutil.copytree(RULES / "tutorial_race", rules)
     flow = next(rules.glob("*.rules"))
@@ -136,8 +137,8 @@ phase inlined {
 
 def test_written_in_place_forms_play_the_same(tmp_path):
     rules = _race_with(tmp_path, "inlined", _INLINED, 20)
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
     program, diags = load_program(rules)
     assert program is not None, diags
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
@@ -176,8 +177,8 @@ def test_arithmetic_in_place_fails_as_the_helpers_do(tmp_path):
     """Sums and products written in place take the helpers' path near the
     limit: a number that grows past it fails the same way on both back ends."""
     rules = _race_with(tmp_path, "numbers", _ARITHMETIC, 3)
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
     program, _ = load_program(rules)
     assert "B_mul(G" in program.compiled.source  # the fallback is there
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
@@ -206,8 +207,8 @@ phase shown {
   log "twice {twice(4)}"
 }
 ''', 3)
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
     program, _ = load_program(rules)
     assert "(l_n + l_n if -" in program.compiled.source  # twice's n is a number
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
@@ -247,8 +248,8 @@ def test_labels_made_only_when_asked_for_play_the_same(tmp_path):
     where the labels cannot be alike; options that may read alike are still
     merged into one, as on the reference back end."""
     import re
-    from interpreter.agents import FirstAgent, RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import FirstAgent, RandomAgent
+    from interpreter.run.engine import Game, load_program
     rules = _race_with(tmp_path, "labels", _LABELS, 20)
     program, diags = load_program(rules)
     assert program is not None, diags
@@ -301,8 +302,8 @@ def test_groups_rolls_and_moves_in_place_play_the_same(tmp_path):
     roll and a move in place (taken only when no log is kept: the
     comparison plays each seed without a log as well)."""
     import re
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
     rules = _race_with(tmp_path, "groups", _GROUPS, 30)
     program, _ = load_program(rules)
     source = program.compiled.source
@@ -339,8 +340,8 @@ def test_sides_spaces_and_components_still_sort_by_index(tmp_path):
     """Entities define no order of their own (so == and `in` on them stay
     identity tests); every built-in that orders values still puts them by
     index, inside keys and lists of keys too, on both back ends."""
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
     rules = _race_with(tmp_path, "order", _ORDER, 3)
     program, _ = load_program(rules)
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
@@ -381,8 +382,8 @@ def test_comprehensions_written_as_loops_play_the_same(tmp_path):
     """A list built or folded by a statement is written out as loops: a loop
     variable never changes the function's own variable of the same name, a
     list may be rebuilt from itself, and folds stop at the same item."""
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
     rules = _race_with(tmp_path, "loops", _LOOPS, 5)
     program, _ = load_program(rules)
     source = program.compiled.source
@@ -419,9 +420,9 @@ def test_small_functions_written_in_place_fail_where_they_are_written(tmp_path):
     """A function that only returns is written into the statements that
     call it first thing: the same games, and a failure inside it is still
     reported at its own line."""
-    from interpreter.agents import RandomAgent
-    from interpreter.diagnostics import DiagnosticError
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.support.diagnostics import DiagnosticError
+    from interpreter.run.engine import Game, load_program
     rules = _race_with(tmp_path, "calls", _CALLS, 3)
     flow = (rules / "race.rules").read_text().splitlines()
     line = next(i for i, t in enumerate(flow, 1) if t.strip() == "return p.laps + 1")
@@ -457,8 +458,8 @@ phase odd_text {
 def test_rule_text_that_reads_like_python_stays_text(tmp_path):
     """A hostile label or text that looks like Python ("'); G.fuel = 0; (")
     stays text through the fast back end's rewrites of labels and loops."""
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
     rules = _race_with(tmp_path, "odd_text", _ODD_TEXT, 5)
     program, _ = load_program(rules)
     import re
@@ -524,7 +525,7 @@ def test_pieces_counted_in_place_play_the_same(tmp_path):
                                              "  rounds 10 {\n    pieces\n    race\n") + _PIECES)
     found = compare(rules, range(40), None, {})
     assert not found, "\n".join(str(m) for m in found[:3])
-    from interpreter.engine import load_program
+    from interpreter.run.engine import load_program
     program, diags = load_program(rules)
     assert program is not None, [d.short() for d in diags]
     body = program.compiled.source.split("def p_pieces")[1].split("\ndef ")[0]

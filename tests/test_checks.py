@@ -1,6 +1,6 @@
 """The fast back end's step checks wait across plain lines (checks.py):
 which ones go, which stay, and what a failure then reports."""
-from interpreter.checks import CHECK, deferred_checks
+from interpreter.compile.checks import CHECK, deferred_checks
 
 
 def _run(lines):
@@ -81,7 +81,7 @@ def test_loops_that_call_or_hold_loops_keep_their_checks():
 
 def test_a_failure_once_the_budget_is_spent_reports_running_out():
     from pathlib import Path
-    from interpreter.engine import Game, load_program
+    from interpreter.run.engine import Game, load_program
     program, _ = load_program(Path(__file__).resolve().parent.parent / "rules" / "tutorial_race")
     game = Game(program, agents=[None, None])
     assert game._failure("used .at of none") == "used .at of none"

@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.builtins import B_cash
-from interpreter.engine import Game, load_program
-from interpreter.limits import MAX_DECISIONS
+from interpreter.run.agents import RandomAgent
+from interpreter.run.builtins import B_cash
+from interpreter.run.engine import Game, load_program
+from interpreter.support.limits import MAX_DECISIONS
 
 RULESET = Path(__file__).resolve().parent.parent / "rules" / "chicago"
 TOTAL = 265_000  # 420 notes: 20 x 5000, 100 each of 1000, 500, 100, 50

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.difftest import compare
-from interpreter.engine import Game, active_seats, load_program, validate_ruleset, with_players
+from interpreter.run.agents import RandomAgent
+from interpreter.designer.difftest import compare
+from interpreter.run.engine import Game, active_seats, load_program, validate_ruleset, with_players
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p.parent for p in (ROOT / "rules" / "examples").glob("*/game.yaml"))

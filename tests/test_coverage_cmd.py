@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = ROOT / "rules" / "tutorial_race"
@@ -153,7 +153,7 @@ _REPORTS: dict = {}
 
 def shipped_report(name, variant):
     if name not in _REPORTS:
-        from interpreter.rulecoverage import cover_all
+        from interpreter.designer.rulecoverage import cover_all
         variants = SHIPPED[name]
         _REPORTS[name] = dict(zip(variants, cover_all(ROOT / "rules" / name, variants,
                                                       games=GAMES, fmt="json")))
@@ -182,7 +182,7 @@ def test_every_shipped_rule_and_card_is_reached_or_unreachable_by_design(name, v
 
 def test_one_run_of_the_scenarios_counts_for_every_variant(tmp_path):
     """cover_all: each variant's report is what cover() gives it alone."""
-    from interpreter.rulecoverage import cover, cover_all
+    from interpreter.designer.rulecoverage import cover, cover_all
     folder, _ = race(tmp_path)
     variant = folder / "variants" / "long"
     variant.mkdir(parents=True)

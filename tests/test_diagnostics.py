@@ -16,8 +16,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.cli import main
-from interpreter.diagnostics import CODES
+from interpreter.cli.main import main
+from interpreter.support.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "rules" / "smile_and_gun"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.cli import main
-from interpreter.engine import validate_ruleset
-from interpreter.scenario import run_scenario_file
+from interpreter.cli.main import main
+from interpreter.run.engine import validate_ruleset
+from interpreter.designer.scenario import run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"

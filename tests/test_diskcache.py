@@ -53,7 +53,7 @@ def test_a_folder_others_may_write_to_is_not_used(tmp_path):
 
 
 def test_the_folder_is_pruned_to_the_newest_entries(tmp_path):
-    from interpreter import diskcache
+    from interpreter.support import diskcache
     for i in range(40):
         p = tmp_path / f"rules-{i:02d}.pickle"
         p.write_bytes(b"x" * 10)
@@ -79,13 +79,13 @@ def run_py(cache: Path, code: str) -> str:
 
 WARM = """
 import sys
-from interpreter.agents import RandomAgent
-from interpreter.engine import Game, load_program, validate_ruleset
+from interpreter.run.agents import RandomAgent
+from interpreter.run.engine import Game, load_program, validate_ruleset
 print(len(validate_ruleset({path!r})))
 program, diags = load_program({path!r})
 Game(program, seed=1, agents=[RandomAgent(1), RandomAgent(2)]).run()
 print(sorted({{m.split(".")[0] for m in sys.modules}} & {{"lark", "jsonschema", "referencing"}}),
-      "interpreter.grammar" in sys.modules)
+      "interpreter.language.grammar" in sys.modules)
 """
 
 
@@ -99,7 +99,7 @@ def test_a_changed_file_is_validated_afresh(tmp_path):
     import shutil
     rules = tmp_path / "race"
     shutil.copytree(RACE, rules)
-    code = f"from interpreter.engine import validate_ruleset\n" \
+    code = f"from interpreter.run.engine import validate_ruleset\n" \
            f"print([d.code for d in validate_ruleset({str(rules)!r})])"
     assert run_py(tmp_path, code).strip() == "[]"
     assert run_py(tmp_path, code).strip() == "[]"  # from the cache

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter import ast as A
-from interpreter import describe
-from interpreter.cli import main
-from interpreter.engine import load_program
+from interpreter.language import ast as A
+from interpreter.designer import describe
+from interpreter.cli.main import main
+from interpreter.run.engine import load_program
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

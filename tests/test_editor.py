@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
-from interpreter.cli import main
-from interpreter.schemas import KINDS
+from interpreter.cli.main import main
+from interpreter.load.schemas import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = ROOT / "tools" / "editor" / "rulebook-rules" / "syntaxes" / "rules.tmLanguage.json"
@@ -116,7 +116,7 @@ def test_every_schema_property_is_described_with_examples_that_hold(name):
 
 
 def _keywords() -> set:
-    text = (ROOT / "interpreter" / "rules.lark").read_text()
+    text = (ROOT / "interpreter" / "language" / "rules.lark").read_text()
     return set(re.findall(r'"([a-z][a-z_]*)"', text))
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.cli import main
-from interpreter.failures import rule_at, with_subject
+from interpreter.cli.main import main
+from interpreter.run.failures import rule_at, with_subject
 
 RACE = Path(__file__).resolve().parent.parent / "rules" / "tutorial_race"
 

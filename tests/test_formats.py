@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 

@@ -24,8 +24,8 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.cli import main
-from interpreter.diagnostics import CODES
+from interpreter.cli.main import main
+from interpreter.support.diagnostics import CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
@@ -322,7 +322,7 @@ def secrets_game(tmp_path_factory):
 @FUZZ
 @given(exprs=st.lists(_secret_expr(), min_size=1, max_size=3))
 def test_values_built_from_hidden_cards_reach_only_those_who_may_see_them(secrets_game, exprs):
-    from interpreter.views import view_for
+    from interpreter.model.views import view_for
     from test_hidden_values import GAME, dealt, leaks, named, run
     lets = "\n".join(f"      let v{i} = {e}\n      log \"{{p}}: {{v{i}}}\"\n"
                      f"      p.note = \"{{p.note}}{{v{i}}}\"" for i, e in enumerate(exprs))

@@ -45,10 +45,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
-from interpreter.engine import Game, StopGame, load_program, validate_ruleset
-from interpreter.ruleset import load_ruleset
-from interpreter.scenario import run_scenario_file
+from interpreter.cli.main import main
+from interpreter.run.engine import Game, StopGame, load_program, validate_ruleset
+from interpreter.load.ruleset import load_ruleset
+from interpreter.designer.scenario import run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "rules" / "README.md"

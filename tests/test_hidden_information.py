@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.agents import RandomAgent
-from interpreter.cli import main
-from interpreter.engine import Game, load_program
-from interpreter.views import entry_for, log_for, sees, view_for, viewers, visible
+from interpreter.run.agents import RandomAgent
+from interpreter.cli.main import main
+from interpreter.run.engine import Game, load_program
+from interpreter.model.views import entry_for, log_for, sees, view_for, viewers, visible
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.agents import RandomAgent
-from interpreter.cli import main
-from interpreter.engine import Game, load_program
-from interpreter.views import entry_for, view_for
+from interpreter.run.agents import RandomAgent
+from interpreter.cli.main import main
+from interpreter.run.engine import Game, load_program
+from interpreter.model.views import entry_for, view_for
 
 GAME = """\
 kind: game
@@ -173,7 +173,7 @@ def test_a_hidden_card_nested_deep_in_lists_stays_hidden(tmp_path):
         value = [value]
     assert not named(game.prompt_for(ben, ["keep ", value, "?"]))
     assert named(game.prompt_for(ann, ["keep ", value, "?"])) == {c.id for c in cards}
-    from interpreter.views import _value
+    from interpreter.model.views import _value
     assert not named(json.dumps(_value(value, ben)))
 
 
@@ -357,7 +357,7 @@ def test_a_label_built_from_another_hand_is_hidden_in_the_log_and_from_the_choos
         for e in picks:
             assert e["see"] != "all" and "a card" in e["others"], e
     # a person at the table reads the labels as that seat may
-    from interpreter.decisions import Decision
+    from interpreter.run.decisions import Decision
     seen = []
 
     class Person:

@@ -82,7 +82,7 @@ def test_a_scenario_names_only_a_ruleset_within_its_reach(tmp_path):
         assert code != 0 or args[0] == "coverage", (args, out)  # (coverage: a warning)
     code, out = rulebook("validate", scenario)
     assert f"{scenario}:2:10: OPTION" in out and "outside this file's reach" in out, out
-    from interpreter.scenario import run_scenario_file  # (what the pytest plugin runs)
+    from interpreter.designer.scenario import run_scenario_file  # (what the pytest plugin runs)
     result = run_scenario_file(scenario)
     assert not result.ok and result.diagnostics[0].code == "OPTION"
     # the same scenario, given its ruleset on the command line, runs it

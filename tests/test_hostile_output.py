@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import FirstAgent
-from interpreter.engine import Game, load_program
+from interpreter.run.agents import FirstAgent
+from interpreter.run.engine import Game, load_program
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = ROOT / "rules" / "tutorial_race"

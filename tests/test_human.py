@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 RACE = str(RULES / "tutorial_race")

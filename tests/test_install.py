@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter import resources
-from interpreter.cli import main
-from interpreter.scaffold import ruleset_id
+from interpreter.support import resources
+from interpreter.cli.main import main
+from interpreter.designer.scaffold import ruleset_id
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,7 @@ def test_the_schemas_are_package_data_made_from_the_top_level_folder():
     for name in names:
         assert json.loads(resources.schema_text(name)) == \
             json.loads((ROOT / "schemas" / name).read_text())
-    assert resources.grammar_text() == (ROOT / "interpreter" / "rules.lark").read_text()
+    assert resources.grammar_text() == (ROOT / "interpreter" / "language" / "rules.lark").read_text()
 
 
 def test_no_module_reads_a_file_beside_the_checkout():

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import FirstAgent, RandomAgent, ScriptedAgent
-from interpreter.engine import Game, load_program
-from interpreter.savegame import Step
-from interpreter.scenario import run_scenario_file
-from interpreter.some import SomeOffer
-from interpreter.views import log_for, view_for
+from interpreter.run.agents import FirstAgent, RandomAgent, ScriptedAgent
+from interpreter.run.engine import Game, load_program
+from interpreter.run.savegame import Step
+from interpreter.designer.scenario import run_scenario_file
+from interpreter.model.some import SomeOffer
+from interpreter.model.views import log_for, view_for
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = ROOT / "rules" / "tutorial_race"
@@ -469,7 +469,7 @@ def test_a_named_argument_belongs_in_a_call_only(tmp_path):
 
 def test_the_grammar_has_no_conflicts():
     from lark import Lark
-    from interpreter import grammar as parser
+    from interpreter.language import grammar as parser
     Lark(parser.grammar_text(), parser="lalr",
          start=["start", "expr", "stmts"], propagate_positions=True, maybe_placeholders=True,
          postlex=parser._Newlines(), strict=True)
@@ -699,7 +699,7 @@ def test_a_prefer_rank_may_be_a_list_of_keys(tmp_path):
     variant = folder / "variants" / "bot"
     variant.mkdir(parents=True)
     (variant / "variant.yaml").write_text("kind: variant\nid: bot\nname: Bot\nbots: [red]\n")
-    from interpreter.engine import load_program as load
+    from interpreter.run.engine import load_program as load
     prog, diags = load(folder, variant="bot")
     assert prog is not None, [d.short() for d in diags]
     game = Game(prog, agents=[None, FirstAgent()], logging=True).run()

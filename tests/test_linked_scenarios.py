@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import engine
-from interpreter.scenario import run_scenario_file
+from interpreter.run import engine
+from interpreter.designer.scenario import run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"

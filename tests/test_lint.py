@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
-from interpreter.lint import lint_ruleset
-from interpreter.lintcheck import LINT_CODES
+from interpreter.cli.main import main
+from interpreter.designer.lint import lint_ruleset
+from interpreter.designer.lintcheck import LINT_CODES
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = ROOT / "rules" / "tutorial_race"
@@ -140,8 +140,8 @@ def test_every_code_is_tested_and_in_the_guide():
 
 
 def test_a_construct_docs_cannot_describe_is_a_finding(tmp_path, monkeypatch):
-    describe = pytest.importorskip("interpreter.describe")
-    from interpreter import ast as A
+    describe = pytest.importorskip("interpreter.designer.describe")
+    from interpreter.language import ast as A
 
     folder = build(tmp_path)
     assert "LINT-NO-DESCRIPTION" not in [c for c, _ in codes(folder)]

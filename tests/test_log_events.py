@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"

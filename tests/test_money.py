@@ -3,8 +3,8 @@ import textwrap
 
 import pytest
 
-from interpreter.diagnostics import DiagnosticError
-from interpreter.engine import Game, load_program
+from interpreter.support.diagnostics import DiagnosticError
+from interpreter.run.engine import Game, load_program
 
 GAME = """
 kind: game

@@ -1,13 +1,13 @@
 """A new game's board and components are made by code written once per
-layout (interpreter/newgame.py): every game gets objects of its own, made
+layout (interpreter/run/newgame.py): every game gets objects of its own, made
 as the layout says, and the code holds no text from the rule files."""
 from pathlib import Path
 
 import pytest
 
-from interpreter.engine import Game, load_program
-from interpreter.newgame import source
-from interpreter.state import PieceRow, Zone
+from interpreter.run.engine import Game, load_program
+from interpreter.run.newgame import source
+from interpreter.model.state import PieceRow, Zone
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 SHIPPED = sorted(p.parent.name for p in RULES.glob("*/game.yaml"))

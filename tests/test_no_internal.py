@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
+from interpreter.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = ROOT / "rules" / "tutorial_race"

@@ -1,7 +1,7 @@
 import pytest
 
-from interpreter.diagnostics import DiagnosticError
-from interpreter.parser import Source, parse
+from interpreter.support.diagnostics import DiagnosticError
+from interpreter.language.parser import Source, parse
 
 
 def test_else_on_its_own_line_continues_the_if():

@@ -3,7 +3,7 @@ item per combination of the lists, with templated ids and texts."""
 import shutil
 from pathlib import Path
 
-from interpreter.engine import Game, load_program
+from interpreter.run.engine import Game, load_program
 
 RACE = Path(__file__).resolve().parent.parent / "rules" / "tutorial_race"
 

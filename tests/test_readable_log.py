@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import FirstAgent
-from interpreter.engine import Game, load_program
-from interpreter.views import log_for
+from interpreter.run.agents import FirstAgent
+from interpreter.run.engine import Game, load_program
+from interpreter.model.views import log_for
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = ROOT / "rules" / "tutorial_race"
@@ -164,7 +164,7 @@ def test_a_summary_may_only_read_the_game(tmp_path, body, what):
 
 
 def test_names_titles_and_plurals():
-    from interpreter.logwords import counted, plural
+    from interpreter.model.logwords import counted, plural
     assert [plural(w) for w in ("card", "die", "box", "city", "day", "Bus", "hat-4 token")] == \
         ["cards", "dice", "boxes", "cities", "days", "Buses", "hat-4 tokens"]
     assert counted(1, "infusion token") == "an infusion token"
@@ -177,7 +177,7 @@ def test_a_score_behind_a_screen_stays_behind_it_in_summaries_and_charts():
     its own line (the result at the end shows them all)."""
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.cli.main import main
 
     def run(*args):
         r = CliRunner().invoke(main, ["play", str(ROOT / "rules" / "scarface_1920"), "--seed",
@@ -226,7 +226,7 @@ def test_a_log_text_spends_no_steps_and_a_broken_one_is_a_note(tmp_path):
 
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.cli.main import main
     r = CliRunner().invoke(main, ["play", str(folder), "--seed", "1"])  # (stderr apart)
     assert r.exit_code == 0 and "race.rules:6:3: LOG-TEXT warning" in r.stderr, r.stderr
 

@@ -7,8 +7,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
-from interpreter.report import lead_changes, summarize, wilson
+from interpreter.cli.main import main
+from interpreter.designer.report import lead_changes, summarize, wilson
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 
@@ -186,7 +186,7 @@ def test_markdown_report_is_a_table():
 
 
 def test_ruleset_text_is_escaped():
-    from interpreter.report import to_html, to_markdown
+    from interpreter.designer.report import to_html, to_markdown
     rep = summarize([_rec(0, ["<b>x</b>"], seats=["<b>x</b>", "y|z"])],
                     {"ruleset": "r", "name": "<script>alert(1)</script>", "variant": None,
                      "seed": 0, "agents": "random", "players": None, "options_given": {}})
@@ -247,7 +247,7 @@ def test_first_mover_against_its_own_games():
                                                                           ("y", 3, 2)]
     none = summarize([_rec(0, ["x"], first=None)], {})
     assert none["first_player"]["games"] == 0
-    from interpreter.report import to_markdown
+    from interpreter.designer.report import to_markdown
     assert "nobody moved first" in to_markdown({**none, "name": "t", "ruleset": "t",
                                                  "variant": None, "seed": 0, "agents": "random",
                                                  "players": None, "options_given": {}})
@@ -255,7 +255,7 @@ def test_first_mover_against_its_own_games():
 
 # ------------------------------------------------------------ charts read right
 def test_chart_data_matches_the_report():
-    from interpreter.report import charts
+    from interpreter.designer.report import charts
     recs = [_rec(i, ["x"] if i % 3 else ["y"], rounds=4 + i % 2, scores={"x": i, "y": 1},
                  series=[{"x": 0, "y": 1}, {"x": 2, "y": 1}] if i % 2 else [{"x": 2, "y": 0}])
             for i in range(6)]
@@ -273,7 +273,7 @@ def test_chart_data_matches_the_report():
 
 
 def test_a_count_the_same_in_every_game_draws_no_lone_bar():
-    from interpreter.report import charts
+    from interpreter.designer.report import charts
     recs = [_rec(i, ["x"], rounds=5, scores={"x": 3, "y": 1}, series=[{"x": 3, "y": 1}])
             for i in range(4)]
     rep = summarize(recs, {})
@@ -290,7 +290,7 @@ def test_html_report_draws_every_chart(tmp_path):
     assert res.exit_code == 0, res.output
     page = out.read_text()
     rep = json.loads(_json("rules/tutorial_race", "--games", "20", "--workers", "1"))
-    from interpreter.report import charts
+    from interpreter.designer.report import charts
     for c in charts(rep):
         assert f"<figcaption>{c['title']}</figcaption>" in page
     assert page.count("<svg") >= 2

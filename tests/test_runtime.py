@@ -4,11 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent, ScriptedAgent
-from interpreter.builtins import RuleError
-from interpreter.engine import Game, load_program
-from interpreter.savegame import Step
-from interpreter.views import log_for, view_for
+from interpreter.run.agents import RandomAgent, ScriptedAgent
+from interpreter.run.builtins import RuleError
+from interpreter.run.engine import Game, load_program
+from interpreter.run.savegame import Step
+from interpreter.model.views import log_for, view_for
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rules" / "smile_and_gun"
@@ -101,7 +101,7 @@ def test_agents_receive_a_decision_not_the_game(program):
     import gc
     import types
 
-    from interpreter.engine import Game as GameClass
+    from interpreter.run.engine import Game as GameClass
 
     class Peek:
         wants_view = True
@@ -155,7 +155,7 @@ def test_secret_log_entries_reach_only_their_owner(program):
 
 def test_a_ruleset_loaded_again_is_read_again_when_a_file_changed(tmp_path):
     import shutil
-    from interpreter.ruleset import load_ruleset
+    from interpreter.load.ruleset import load_ruleset
     folder = tmp_path / "race"
     shutil.copytree(ROOT / "rules" / "tutorial_race", folder)
     first, _ = load_ruleset(folder)

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.agents import RandomAgent
-from interpreter.cli import main
-from interpreter.engine import Game, load_program
-from interpreter.views import log_for, view_for
+from interpreter.run.agents import RandomAgent
+from interpreter.cli.main import main
+from interpreter.run.engine import Game, load_program
+from interpreter.model.views import log_for, view_for
 
 RULESET = Path(__file__).resolve().parent.parent / "rules" / "scarface_1920"
 GAMES = 4

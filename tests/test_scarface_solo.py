@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents import RandomAgent
-from interpreter.engine import Game, load_program
+from interpreter.run.agents import RandomAgent
+from interpreter.run.engine import Game, load_program
 
 RULESET = Path(__file__).resolve().parent.parent / "rules" / "scarface_1920"
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.cli import main
-from interpreter.scenario import run_scenario_file
+from interpreter.cli.main import main
+from interpreter.designer.scenario import run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE = ROOT / "rules" / "tutorial_race"
@@ -240,8 +240,8 @@ def test_a_failing_scenario_shows_the_log_up_to_the_failure(tmp_path):
 
 
 def test_a_bots_log_line_gives_the_rank_that_won():
-    from interpreter.agents import RandomAgent
-    from interpreter.engine import Game, load_program
+    from interpreter.run.agents import RandomAgent
+    from interpreter.run.engine import Game, load_program
 
     program, _ = load_program(ROOT / "rules" / "smile_and_gun", variant="solo")
     game = Game(program, seed=1, agents=[RandomAgent(1), None], logging=True).run()

@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.cli import main
-from interpreter.diagnostics import CODES
-from interpreter.limits import (MAX_COMPONENTS, MAX_COPIES, MAX_FILE_BYTES, MAX_NUMBER,
+from interpreter.cli.main import main
+from interpreter.support.diagnostics import CODES
+from interpreter.support.limits import (MAX_COMPONENTS, MAX_COPIES, MAX_FILE_BYTES, MAX_NUMBER,
                                 MAX_PATH_CHARS, MAX_SPACES, MAX_YAML_DEPTH, MAX_YAML_NODES)
-from interpreter.ruleset import load_ruleset
+from interpreter.load.ruleset import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 SMILE = ROOT / "rules" / "smile_and_gun"
@@ -442,7 +442,7 @@ def test_an_overlay_folder_outside_the_variant_is_refused(solo):
 
 
 def test_the_safe_path_predicates_answer_false_instead_of_raising(tmp_path):
-    from interpreter.yamlio import exists, is_dir, is_file, read_text
+    from interpreter.load.yamlio import exists, is_dir, is_file, read_text
 
     for bad in ["n" * 300, "a\0b", "x" * (MAX_PATH_CHARS + 1), tmp_path / ("d" * 300) / "f"]:
         assert (is_dir(bad), is_file(bad), exists(bad)) == (False, False, False)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from interpreter.agents import RandomAgent
-from interpreter.cli import main
-from interpreter.diagnostics import DiagnosticError
-from interpreter.engine import Game, load_program
-from interpreter.limits import MAX_NESTING
+from interpreter.run.agents import RandomAgent
+from interpreter.cli.main import main
+from interpreter.support.diagnostics import DiagnosticError
+from interpreter.run.engine import Game, load_program
+from interpreter.support.limits import MAX_NESTING
 
 GAME_YAML = """\
 kind: game
@@ -183,7 +183,7 @@ def test_undeclared_attributes_of_unknown_values_stop_at_run_time(tmp_path):
     assert (d.path, d.line, d.col) == where(folder, "keep = ident")
     assert "has no attribute 'hand'" in d.message
     # a field no value of the ruleset has is refused before play
-    from interpreter.engine import validate_ruleset
+    from interpreter.run.engine import validate_ruleset
     folder = make(tmp_path / "b", "keep = ident(players).append")
     (d,) = [x for x in validate_ruleset(folder) if x.severity == "error"]
     assert d.code == "REF-UNDEF" and "field 'append'" in d.message
@@ -355,7 +355,7 @@ def test_twenty_nested_loops_within_the_limit_are_a_located_error_or_run(tmp_pat
 
 
 def test_the_decision_cap_says_where_the_game_goes_round_in_circles(tmp_path, monkeypatch):
-    import interpreter.decisions as decisions
+    import interpreter.run.decisions as decisions
 
     monkeypatch.setattr(decisions, "MAX_DECISIONS", 50)
     folder = make(tmp_path, 'while true {\n  choose red as spin {\n    option "a" { }\n'
@@ -366,7 +366,7 @@ def test_the_decision_cap_says_where_the_game_goes_round_in_circles(tmp_path, mo
 
 
 def test_costly_steps_stop_by_the_clock(tmp_path, monkeypatch):
-    import interpreter.engine as engine
+    import interpreter.run.engine as engine
 
     # each turn compares two 10,000-item lists: the comparison pays a step
     # an item, so a budget far past what a second can spend leaves the clock,
@@ -426,7 +426,7 @@ def test_a_one_player_window_offers_again_after_each_use(tmp_path):
     """Used, an ability is offered again at the same window until the player
     passes or nothing is usable: on both back ends (the fast one opens a
     one-player window without a window object)."""
-    from interpreter.agents import FirstAgent
+    from interpreter.run.agents import FirstAgent
     folder = make(tmp_path, "window bump() for red\nwindow bump() for blue", extra={
         "more.rules": 'ability "bump" at bump(p) when counter < 3 { counter += 1 }\n'})
     for backend in ("fast", "reference"):

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from interpreter.agents import RandomAgent
-from interpreter.cli import main
-from interpreter.engine import Game, load_program, validate_ruleset
+from interpreter.run.agents import RandomAgent
+from interpreter.cli.main import main
+from interpreter.run.engine import Game, load_program, validate_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESET = ROOT / "rules" / "smile_and_gun"

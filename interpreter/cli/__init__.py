@@ -1,0 +1,1 @@
+"""The `rulebook` command line and the person at the table (human play)."""

@@ -1,0 +1,765 @@
+"""The `rulebook` command line: validate, play, simulate.
+
+Exit codes: 0 clean, 1 problems found (or a scenario failed), 2 usage or
+internal error. No input, however broken, ends in a Python traceback.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import click
+
+from ..support import terminal
+from ..support.confine import ruleset_reach
+from ..support.terminal import SafeConsole, echo
+from ..run.agents import ScriptError, make_agent
+from ..support.diagnostics import Diagnostic, DiagnosticError, render
+from ..run.engine import (BACKENDS, Game, active_seats, load_program, option_problems, validate_ruleset,
+                     with_players)
+from ..designer.simulate import Job, default_workers, outcomes
+from ..load.yamlio import is_dir, is_file, shorten
+
+
+def _options(pairs) -> dict:
+    out = {}
+    for p in pairs:
+        if "=" not in p:
+            raise click.UsageError(f"--option takes KEY=VALUE, got {p!r}")
+        k, v = p.split("=", 1)
+        # names are snake_case; the shell habit `job-draft` means `job_draft`
+        out[k.strip().replace("-", "_")] = v.strip()
+    return out
+
+
+def _fail(diags, fmt="text", code=None):
+    """Report and exit: 2 for a wrong option or usage (like any usage error), else 1."""
+    echo(render(diags, fmt), err=fmt != "json")
+    if code is None:
+        code = 2 if diags and all(d.code in ("OPTION", "USAGE") for d in diags) else 1
+    sys.exit(code)
+
+
+def _esc(value) -> str:
+    """Any text from a ruleset, shown literally by rich ('[bold]' is not markup)."""
+    from rich.markup import escape
+
+    return escape(str(value))
+
+
+def _pipe_closed():
+    """The reader went away (`rulebook validate | head -1`): stop quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    sys.exit(1)
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _pipe_closed()
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except Exception:  # last resort: a bug in the interpreter, never a traceback
+            tb = traceback.extract_tb(sys.exc_info()[2])[-1]
+            echo(f"<interpreter>:{tb.lineno}:1: INTERNAL {sys.exc_info()[1]!r} "
+                 f"(in {Path(tb.filename).name}; please report)", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="rulebook-interpreter")
+def main():
+    """Validate, play and simulate board-game rulesets written as data."""
+    from ..run.engine import tune_gc
+    tune_gc()
+
+
+@main.command()
+@click.argument("kind", type=click.Choice(["game", "components", "board", "tables", "variant",
+                                          "overlay", "scenario", "save", "log"]))
+def schema(kind):
+    """Print the JSON Schema of a KIND of file, self-contained, for an editor
+    (`log`: one line of a JSON-lines game log).
+
+    Save it next to your files and connect each YAML file to it with a first
+    line such as `# yaml-language-server: $schema=game.schema.json`."""
+    from ..load.schemas import bundled
+
+    echo(json.dumps(bundled(kind), indent=2, ensure_ascii=False))
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--warnings/--no-warnings", default=True, help="Also show warnings.")
+def validate(paths, fmt, warnings):
+    """Check rulesets (folders) and scenarios (.yaml files)."""
+    from ..designer.scenario import validate_scenario
+
+    diags: list[Diagnostic] = []
+    for path in paths:
+        p = Path(path)
+        if is_file(p) and p.suffix in (".yaml", ".yml"):
+            diags.extend(validate_scenario(p))
+        else:
+            diags.extend(validate_ruleset(p))
+    shown = [d for d in diags if warnings or d.severity == "error"]
+    errors = [d for d in diags if d.severity == "error"]
+    if fmt == "json":
+        echo(render(shown, "json"))
+    elif shown:
+        echo(render(shown), err=True)  # diagnostics: stderr; the count: stdout
+    if fmt == "text":
+        echo(f"{len(errors)} error(s), {len(diags) - len(errors)} warning(s) in "
+             f"{len(paths)} path(s)")
+    sys.exit(1 if errors else 0)
+
+
+def _usage(flag, diags, fmt="text"):
+    """A command-line mistake: a usage error (exit 2) naming the flag, with
+    the code and where the ruleset declares what the flag may be (asked for
+    JSON: the diagnostics as JSON, their messages naming the flag)."""
+    if fmt == "json":
+        import dataclasses
+        _fail([dataclasses.replace(d, message=f"{flag}: {d.message}") for d in diags], fmt, 2)
+    parts = []
+    for d in diags:
+        where = f", see {d.path}:{d.line}:{d.col}" if (d.line, d.col) != (1, 1) else ""
+        parts.append(f"{d.message} [{d.code}{where}]" + (f" ({d.hint})" if d.hint else ""))
+    raise click.UsageError(f"{flag}: " + "; ".join(parts))
+
+
+def _seated(program, options, players, fmt="text") -> dict:
+    """The options with `--players N` applied (a usage error, exit 2, if the
+    game cannot seat N)."""
+    try:
+        return with_players(program.rs, options, players)
+    except DiagnosticError as e:
+        flag = f"--players {players}"
+        named = [k for k in options if any(f"option {k}=" in d.message for d in e.diagnostics)]
+        if named:
+            flag += " with --option " + ", ".join(f"{k}={options[k]}" for k in named)
+        _usage(flag, e.diagnostics, fmt)
+
+
+PLAYERS = click.option("--players", type=click.IntRange(1, 100), default=None,
+                       help="How many players (any count the game allows; default: the most).")
+
+
+BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="fast", show_default=True,
+                       help="How the rules run: fast, or the plain reference compilation "
+                       "the fast one is tested against (the same games either way).")
+
+
+def _program(path, fmt="text", variant=None, options=None, backend="fast"):
+    """The compiled ruleset, or exit: 1 with its problems, 2 for a variant or an
+    option it does not have (checked here for every command)."""
+    from ..run.savegame import variant_problem
+
+    problem = variant_problem(variant)
+    if problem:
+        _usage(f"--variant {variant}", [Diagnostic(str(path), 1, 1, "OPTION", problem)], fmt)
+    program, diags = load_program(path, variant=variant, options=options, backend=backend)
+    if program is None:
+        errors = [d for d in diags if d.severity == "error"]
+        missing = [d for d in errors if d.code == "OPTION" and d.message.startswith("no variant")]
+        if missing:
+            _usage(f"--variant {variant}", missing, fmt)
+        _fail(errors, fmt, 2 if any(d.code == "OPTION" for d in errors) else None)
+    for name, value in (options or {}).items():
+        bad = option_problems(program.rs, {name: value})
+        if bad:
+            _usage(f"--option {name}={value}", bad, fmt)
+    return program
+
+
+def _agent_specs(spec, program, options=None, players=None, say=False) -> list:
+    """The agent named for each seat that plays (None: a seat the rules play)."""
+    seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
+    humans = [sid for sid in seats if sid not in program.rs.bots]
+    n = len(humans)
+    names = [s.strip() for s in spec.split(",")] if spec else ["random"] * n
+    if len(names) == 1 and names != ["human"]:
+        names = names * n
+    if "human" in names and len(names) < n:
+        # a person names their own seat(s); the other seats get random agents
+        filled = humans[len(names):]
+        if say:
+            echo(f"(--agents {spec}: {', '.join(filled)} played by random agent"
+                 f"{'s' if len(filled) > 1 else ''})", err=True)
+        names = names + ["random"] * (n - len(names))
+    if len(names) != n:
+        raise click.UsageError(f"--agents needs {n} agent(s), one per player "
+                               f"({', '.join(humans)})")
+    made = iter(names)
+    return [None if sid in program.rs.bots else next(made) for sid in seats]
+
+
+def _agents(spec, program, seed, options=None, players=None, table=None):
+    """One agent per seat the rules do not play themselves (bots get None);
+    `human` seats share the `table` (play only)."""
+    specs = _agent_specs(spec, program, options, players)
+    seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
+    if table is not None:
+        from .human import HumanAgent
+    try:
+        made = iter([HumanAgent(table, seat, seats[seat]) if a == "human" and table is not None
+                     else make_agent(a, seed, i)
+                     for i, (seat, a) in enumerate((k, x) for k, x in enumerate(specs) if x)])
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    return [None if x is None else next(made) for x in specs]
+
+
+@main.command()
+@click.argument("path", required=False)
+@click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True)
+@click.option("--agents", default="random",
+              help="Comma-separated, one per player: random, first, human (you play that seat).")
+@click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
+@click.option("--plain", is_flag=True, help="No colours or screen clearing (for pipes and logs).")
+@click.option("--format", "log_format", type=click.Choice(["text", "jsonl", "html"]),
+              default="text", show_default=True,
+              help="How the log is printed: text, JSON lines, or one HTML page.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write the log as JSON lines.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
+@click.option("--quiet", is_flag=True, help="Print only the result.")
+@click.option("--scenario", type=click.Path(exists=True, dir_okay=False), help="Run a scenario file.")
+@click.option("--save", type=click.Path(dir_okay=False), help="Save ruleset+options+seed+choices.")
+@click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
+@click.option("--replay", type=click.Path(exists=True, dir_okay=False),
+              help="Replay a saved game, then let --agents play on from where it stopped.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Step budget of the game (default: the ruleset's, else 10,000,000).")
+@click.option("--view", "view", metavar="SEAT|public",
+              help="Print the log as this seat (or an onlooker) may read it.")
+@PLAYERS
+@BACKEND
+@click.pass_context
+def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, scenario,
+         save, replay, variant, max_steps, view, players, backend):
+    """Play one full game of the ruleset at PATH (with --replay, PATH may be left
+    out: the saved game names its ruleset)."""
+    fmt = "json" if as_json else "text"
+    for flag, target in (("--log", log_file), ("--save", save)):
+        _writable(flag, target)
+    if scenario:
+        _ignored(ctx, "--scenario", ("seed", "opts", "variant", "players", "agents", "save",
+                                     "replay", "max_steps"), "the scenario file sets them")
+        from ..designer.scenario import run_scenario_file
+
+        result = run_scenario_file(Path(scenario), ruleset=path)
+        if log_file and result.game is not None:
+            _write_log(log_file, result.game)
+        if as_json:
+            out = {"scenario": str(scenario), "ok": result.ok, "checks": result.checks,
+                   "diagnostics": [d.to_json() for d in result.diagnostics]}
+            if result.game is not None:
+                out.update(_result(result.game, view))
+            echo(json.dumps(out))
+            sys.exit(0 if result.ok else 1)
+        if log_format != "text" and result.game is not None:
+            _print_formatted(result.game, result.game.program,
+                             {"seed": result.game.seed, **_result(result.game, view)},
+                             view, log_format)
+        if result.ok:
+            echo(f"{scenario}: passed ({result.checks} expectation(s))")
+            sys.exit(0)
+        if result.game is not None and not quiet and log_format == "text":
+            echo("the log up to the failure:", err=True)  # what happened
+            _print_log(result.game, view, err=True)
+        _fail(result.diagnostics)
+    from ..run.savegame import (load_save, replay_agents, saved_ruleset, variant_problem,
+                           write_save)
+
+    options = _options(opts)
+    saved = None
+    if replay:
+        _ignored(ctx, "--replay", ("seed", "opts", "variant", "players"),
+                 "the saved game sets them")
+        try:
+            saved = load_save(Path(replay))
+        except DiagnosticError as e:
+            _fail(e.diagnostics, fmt)
+        seed = saved["seed"]
+        given = {k: v for k, v in saved["options"].items() if k not in saved["drawn"]}
+        options = dict(saved["options"])  # overlays are chosen by the values played
+        variant = saved.get("variant")
+        players = saved.get("players", players)
+        if path is None:
+            path = str(saved_ruleset(Path(replay), saved))
+            if not ruleset_reach(replay, path):  # (guide, section 13)
+                _fail([Diagnostic(str(replay), 1, 1, "OPTION",
+                                  f"the saved game's ruleset {shorten(saved['ruleset'], 200)} lies "
+                                  "outside its reach: a save names its own folder, a folder "
+                                  "inside it or the one just above it, unless the command line "
+                                  "names the ruleset",
+                                  hint=f"rulebook play RULESET --replay {shorten(replay, 200)}")],
+                      fmt)
+    if path is None:
+        raise click.UsageError("play needs a ruleset PATH (or --scenario FILE, or --replay SAVE)")
+    problem = variant_problem(variant)
+    if problem:
+        _fail([Diagnostic(str(replay or path), 1, 1, "OPTION", problem)], fmt)
+    program = _program(path, fmt, variant, options, backend)
+    if saved is not None and saved.get("ruleset_id") not in (None, program.rs.id):
+        _fail([Diagnostic(str(replay), 1, 1, "OPTION",
+                          f"the game was saved from ruleset {saved['ruleset_id']!r}, "
+                          f"not {program.rs.id!r}")], fmt)
+    seat_ids = [sid for sid, _ in program.rs.seats]
+    if view is not None and view != "public" and view not in seat_ids:
+        raise click.UsageError(f"--view {view!r}: no such seat (seats: {', '.join(seat_ids)}; "
+                               "or public)")
+    options = _seated(program, options, players, fmt)
+    if saved is not None:
+        given = _seated(program, given, players, fmt)
+    if log_format != "text" and (as_json or quiet):
+        raise click.UsageError(f"--format {log_format} prints the log: leave out "
+                               f"{'--json' if as_json else '--quiet'}")
+    specs = _agent_specs(agents, program, options, players, say=True)
+    people = [sid for (sid, _), spec in zip(active_seats(program.rs, options or {}, players),
+                                            specs) if spec == "human"]
+    table, game = None, None
+    if "human" in specs:
+        if as_json:
+            raise click.UsageError("--json prints one result at the end: a human seat needs "
+                                   "the screen (leave out --json)")
+        table = _human_table(plain, lambda path: _save_now(path, program, game, variant, specs))
+    agent_list = _agents(agents, program, seed, options, players, table)
+    if saved is not None:  # replay the saved choices exactly, then the agents play on
+        agent_list = replay_agents(saved, agent_list, specs)
+        options = given  # drawn options are drawn again, from the same seed
+    failure = None
+    try:
+        game = Game(program, seed=seed, options=options, agents=agent_list,
+                    logging=table is not None or log_format != "text" or
+                    not (quiet and not log_file and view is None),
+                    steps=max_steps, players=players)
+        if saved is not None:
+            _check_drawn(game, saved, replay)
+        try:
+            game.run()
+        except KeyboardInterrupt:
+            if table is None:
+                raise
+            table.left = "interrupt"  # between two questions: the game stops there
+        if table is not None and not table.left:
+            table.finish(game)
+    except DiagnosticError as e:
+        failure = e.diagnostics
+    except ScriptError as e:  # a replayed choice the rules no longer allow
+        left = next((len(a.script) for a in agent_list if a is not None), 0)
+        n = len(saved["choices"]) - left + 1
+        failure = [Diagnostic(str(replay), 1, 1, "CHOICE-ILLEGAL", f"saved choice {n}: {e}",
+                              hint="legal: " + ", ".join(e.legal[:30]))]
+    if game is not None:  # what was played is kept, also when the game failed
+        if save:
+            write_save(Path(save), program, game, variant, specs,
+                       error=failure[0].short() if failure else None)
+        if log_file:
+            _write_log(log_file, game)
+    if game is not None:  # a log text that failed is a note in the log: say where, once
+        seen = set()
+        for d in game.log_failures:
+            if (d.path, d.line) not in seen:
+                seen.add((d.path, d.line))
+                # the message may read a value the view may not see (a card's
+                # name): a seat's or the table's view gets the place alone
+                why = f" ({d.message})" if view is None and table is None else ""
+                echo(f"{d.path}:{d.line}:{d.col}: LOG-TEXT warning: a log text "
+                     f"failed{why}; the game went on", err=True)
+    if failure:
+        if game is not None and game.log and not quiet and not as_json:
+            echo("the last lines of the log:", err=True)
+            _print_log(game, view, last=8, err=True)
+        _fail(failure, fmt)
+    if table is not None and table.left:
+        _leave(table, program, game, variant, specs, save, seed)
+    reader = _reader(view, table, people)
+    result = {"ruleset": program.rs.id, "variant": variant, "seed": seed,
+              "options": dict(game.options), **_result(game, reader)}
+    if as_json:
+        echo(json.dumps(result))
+        return
+    if log_format != "text":
+        _print_formatted(game, program, result, reader, log_format)
+        return
+    if not quiet and (table is None or view is not None):  # people saw their own log
+        _print_log(game, view)
+    _print_result(program, result)
+
+
+def _reader(view, table, people):
+    """Whose view the result is told in: --view's, else, when people sit at
+    the table, the one person's (several: an onlooker's), since the count of
+    decisions made tells how many hidden plays were forced; else the
+    designer's (None)."""
+    if view is not None or table is None:
+        return view
+    return people[0] if len(people) == 1 else "public"
+
+
+def _result(game, view=None) -> dict:
+    """Who won, the scores and the choices made; with --view, only the
+    choices that seat (or an onlooker) may read in its log."""
+    if view is None:
+        choices = [list(h) for h in game.history]
+    else:
+        from ..model.views import log_for
+        side = None if view == "public" else game.side_by_id(view)
+        choices = [[e["player"], e["decision"], e["choice"]] for e in log_for(game, side)
+                   if "choice" in e and not e.get("forced") and not e.get("bot")]
+    out = {"winner": game.winners[0].id if len(game.winners) == 1 else None,
+           "winners": [w.id for w in game.winners], "scores": game.scores(),
+           "decisions": len(choices), "choices": choices}
+    if view is not None:
+        out["view"] = view
+    return out
+
+
+def _ignored(ctx, flag, names, why):
+    """A note on stderr for each flag given on the command line that `flag`
+    makes pointless (it would otherwise be ignored silently)."""
+    from click.core import ParameterSource
+
+    shown = {p.name: p.opts[0] for p in ctx.command.params}
+    given = [shown[n] for n in names
+             if ctx.get_parameter_source(n) == ParameterSource.COMMANDLINE]
+    if given:
+        echo(f"note: {flag} ignores {', '.join(given)} ({why})", err=True)
+
+
+def _print_formatted(game, program, result, view, log_format):
+    """--format jsonl: the log (as --view reads it) as JSON lines; html: one page."""
+    from ..model.views import log_for
+
+    entries = game.log if view is None else \
+        log_for(game, None if view == "public" else game.side_by_id(view))
+    if log_format == "jsonl":
+        for e in entries:
+            echo(json.dumps(e))
+        return
+    from ..designer.htmllog import page
+
+    from ..model.views import scores_seen
+
+    track = game.score_track
+    if view is not None:  # a score behind a screen stays there until the result
+        side = None if view == "public" else game.side_by_id(view)
+        track = [(when, scores if when == "end" else scores_seen(game, side, scores))
+                 for when, scores in track]
+    title = f"{program.rs.name} - seed {result['seed']}" + (f" ({view}'s view)" if view else "")
+    echo(page(title, result, entries, track, designer=view is None), nl=False)
+
+
+def _human_table(plain, save):
+    """The screen and keyboard the human seats share."""
+    from .human import Table
+
+    interactive = sys.stdin.isatty() and not plain
+    console = SafeConsole(no_color=plain, highlight=False, emoji=False, soft_wrap=not interactive,
+                      force_terminal=False if plain else None)
+    return Table(console, sys.stdin, save=save, interactive=interactive)
+
+
+def _save_now(path, program, game, variant, specs) -> str:
+    """Save the game so far (a human's `save FILE`): the message to show."""
+    from ..run.savegame import write_save
+
+    try:
+        if not is_dir(Path(path).parent):
+            return f"not saved: there is no folder {Path(path).parent}"
+        write_save(Path(path), program, game, variant, specs)
+    except (OSError, DiagnosticError) as e:
+        return f"not saved: {getattr(e, 'strerror', None) or e}"
+    later = f"--replay {path}" if ruleset_reach(path, program.rs.path) else \
+        f"rulebook play {program.rs.path} --replay {path}"  # (guide, section 13)
+    return f"saved {len(game.history)} choices to {path} (go on later with {later})"
+
+
+def _leave(table, program, game, variant, specs, save, seed):
+    """A person left before the end (quit, end of input, Ctrl-C): offer a
+    save (at the end of input, or with --save, it is made without asking)
+    so that nothing is lost, and exit 130."""
+    console = table.console
+    default = save or _free_name(f"{program.rs.id}-seed{seed}.save.json")
+    answer = ""
+    if not save and table.left != "eof":
+        console.print()
+        try:
+            answer = table.read(_esc(f"save the game before leaving? a file name, or no "
+                                     f"[{default}]: "))
+        except Exception:  # (the Leave of an end of input): save where offered
+            answer = ""
+    if answer.lower() in ("no", "n"):
+        console.print("left without saving")
+    else:
+        console.print(_esc(_save_now(answer or default, program, game, variant, specs)))
+    sys.exit(130)
+
+
+def _free_name(name: str) -> str:
+    """name, or name with a number before its ending when that file exists."""
+    if not Path(name).exists():
+        return name
+    stem, _, ext = name.partition(".")
+    n = 2
+    while Path(f"{stem}-{n}.{ext}").exists():
+        n += 1
+    return f"{stem}-{n}.{ext}"
+
+
+def _writable(flag, target):
+    """--log/--save must name a file in a folder that exists (checked before playing)."""
+    if target is None:
+        return
+    folder = Path(target).parent
+    if not is_dir(folder):
+        raise click.UsageError(f"{flag} {target}: there is no folder {folder}")
+
+
+def _write_log(log_file, game):
+    try:
+        with open(log_file, "w", encoding="utf-8") as fh:
+            for entry in game.log:
+                fh.write(json.dumps(entry) + "\n")
+    except OSError as e:
+        raise click.UsageError(f"--log {log_file}: {e.strerror or e}") from None
+
+
+def _check_drawn(game, saved, replay):
+    """Options drawn at random must come out as they did when the game was saved."""
+    for name in saved["drawn"]:
+        if name not in game.drawn or str(game.options.get(name)) != str(saved["options"][name]):
+            raise DiagnosticError(Diagnostic(
+                str(replay), 1, 1, "OPTION",
+                f"option {name} was drawn as {saved['options'].get(name)!r} when the game was "
+                f"saved but comes out {game.options.get(name)!r} now: the ruleset changed",
+                hint=f"replay with the option given: --option {name}=..."))
+
+
+def _print_log(game, view=None, last=None, err=False):
+    """The designer's log (each secret once, marked with who may read it), or
+    with --view the log one seat (or an onlooker) may read; its `last` lines
+    only, if given."""
+    from rich.text import Text
+
+    from ..model.views import log_for
+
+    if view is None:
+        entries = game.log
+    else:
+        entries = log_for(game, None if view == "public" else game.side_by_id(view))
+    console = terminal.console(stderr=err)
+    for entry in entries[-last:] if last else entries:
+        text = entry["text"]
+        see = entry.get("see", "all")
+        if text.startswith("=="):
+            console.print(Text(text, style="bold"))
+            continue
+        line = Text("  " + text, style="cyan" if "decision" in entry else "")
+        if see != "all":
+            line.append(f"  [seen by {', '.join(see) or 'nobody'}]", style="dim")
+        console.print(line)
+
+
+def _print_result(program, result):
+    from rich.table import Table
+
+    table = Table()
+    table.add_column("player")
+    table.add_column("score", justify="right")
+    for pid, score in result["scores"].items():
+        mark = " (winner)" if pid in result["winners"] else ""
+        table.add_row(_esc(pid + mark), _esc(score))
+    console = terminal.console()
+    console.print(f"[bold]{_esc(program.rs.name)}[/bold] - seed {result['seed']}")
+    console.print(table)
+    winners = result["winners"]
+    parts = [f"options: {', '.join(f'{k}={v}' for k, v in result['options'].items())}"
+             if result["options"] else "", f"{result['decisions']} decisions",
+             f"winner: {winners[0]}" if len(winners) == 1 else
+             f"a shared win: {', '.join(winners)}" if winners else "no winner"]
+    console.print("; ".join(p for p in parts if p), markup=False)
+
+
+class _progress:
+    """A progress bar on stderr for runs long enough to want one, when stderr
+    is a terminal; otherwise nothing."""
+
+    def __init__(self, total, enabled=True):
+        self.bar = None
+        if enabled and total >= 200 and sys.stderr.isatty():
+            from rich.progress import Progress
+            self.bar = Progress(console=SafeConsole(stderr=True), transient=True)
+            self.task = self.bar.add_task("games", total=total)
+
+    def __enter__(self):
+        if self.bar is None:
+            return lambda: None
+        self.bar.start()
+        return lambda: self.bar.advance(self.task)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+
+
+@main.command()
+@click.argument("path")
+@click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True)
+@click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True,
+              help="First seed.")
+@click.option("--agents", default="random")
+@click.option("--option", "opts", multiple=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=None,
+              help="Step budget of each game (default: the ruleset's, else 10,000,000).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Processes playing seeds in parallel (default: every core).")
+@PLAYERS
+@BACKEND
+def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, players, workers,
+             backend):
+    """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
+    fmt = "json" if as_json else "text"
+    options = _options(opts)
+    program = _program(path, fmt, variant, options, backend)
+    options = _seated(program, options, players, fmt)
+    _agents(agents, program, seed, options, players)  # a bad --agents fails here, once
+    job = Job(str(path), variant, options, players, max_steps, agents, _agents, backend)
+    wins: dict = {}
+    errors = []
+    start = time.perf_counter()
+    seeds = range(seed, seed + games)
+    with _progress(games, enabled=not as_json) as advance:
+        for out in outcomes(program, job, seeds, workers or default_workers()):
+            if out.code == "OPTION":
+                _fail([Diagnostic(str(path), 1, 1, "OPTION", out.error or "")], fmt, 2)
+            if out.code is not None:
+                errors.append({"seed": out.seed, "error": out.error})
+            else:
+                wins[out.winner] = wins.get(out.winner, 0) + 1
+            advance()
+    elapsed = time.perf_counter() - start
+    gps = games / elapsed if elapsed > 0 else 0.0
+    result = {"ruleset": program.rs.id, "games": games, "finished": games - len(errors),
+              "errors": len(errors), "games_per_second": round(gps, 1), "wins": wins,
+              "first_errors": errors[:5]}
+    if as_json:
+        echo(json.dumps(result))
+    else:
+        _print_simulation(program, result)
+    sys.exit(1 if errors else 0)
+
+
+def _print_simulation(program, result):
+    from rich.table import Table
+
+    console = terminal.console()
+    games = result["games"]
+    console.print(f"[bold]{_esc(program.rs.name)}[/bold]: {games} games, "
+                  f"{result['finished']} finished, {result['errors']} with errors, "
+                  f"{result['games_per_second']:.1f} games/s")
+    if result["wins"]:
+        t = Table()
+        t.add_column("winner")
+        t.add_column("games", justify="right")
+        t.add_column("share", justify="right")
+        for who, n in sorted(result["wins"].items(), key=lambda kv: (-kv[1], str(kv[0]))):
+            t.add_row(_esc("tie or no winner" if who in (None, "tie") else who), str(n),
+                      f"{100 * n / games:.1f}%")
+        console.print(t)
+    for e in result["first_errors"]:
+        console.print(f"  seed {e['seed']}: {_esc(e['error'])}")
+
+
+@main.command()
+@click.argument("path")
+@click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
+@click.option("--option", "opts", multiple=True, help="KEY=VALUE (selects overlays).")
+@click.option("--json", "as_json", is_flag=True)
+@PLAYERS
+def info(path, variant, opts, as_json, players):
+    """Describe a ruleset: seats, options, variants, overlays and tables."""
+    fmt = "json" if as_json else "text"
+    program = _program(path, fmt, variant, _options(opts))
+    rs = program.rs
+    options = _seated(program, _options(opts), players, fmt)
+    playing = [sid for sid, _ in active_seats(rs, options, players)]
+    data = {
+        "ruleset": rs.id, "name": rs.name, "variant": variant,
+        "seats": [{"id": sid, "name": name, "bot": sid in rs.bots} for sid, name in rs.seats],
+        "players": {"min": rs.min_players, "max": rs.max_players,
+                    "default": rs.default_players or rs.max_players, "seats": playing},
+        "sides": [sid for sid, _ in rs.sides],
+        "options": {k: {"choices": o["choices"], "default": o["default"]}
+                    for k, o in rs.options.items()},
+        "variants": rs.variants,
+        "overlays": [{"id": i, "name": n} for i, n, _ in rs.overlays],
+        "tables": rs.tables,
+    }
+    if as_json:
+        echo(json.dumps(data, indent=1))
+        return
+    from rich.table import Table
+
+    console = terminal.console()
+    console.print(f"[bold]{_esc(rs.name)}[/bold] ({_esc(rs.id)})"
+                  + (f", variant {_esc(variant)}" if variant else ""))
+    seats = ", ".join(f"{s['id']}{' (played by the rules)' if s['bot'] else ''}"
+                      for s in data["seats"])
+    console.print(f"seats: {seats}; other sides: {', '.join(data['sides']) or 'none'}",
+                  markup=False)
+    pl = data["players"]
+    count = f"{pl['min']}" if pl["min"] == pl["max"] else f"{pl['min']} to {pl['max']}"
+    console.print(f"players: {count} (--players N); in play: {', '.join(pl['seats'])}",
+                  markup=False)
+    if rs.variants:
+        console.print(f"variants: {', '.join(rs.variants)}", markup=False)
+    for o in data["overlays"]:
+        console.print(f"overlay: {o['name'] or o['id']}", markup=False)
+    t = Table(title="options")
+    t.add_column("option")
+    t.add_column("default")
+    t.add_column("choices")
+    for k, o in data["options"].items():
+        t.add_row(_esc(k), _esc(o["default"]), _esc(", ".join(map(str, o["choices"]))))
+    console.print(t)
+    for name, value in rs.tables.items():
+        t = Table(title=f"table {_esc(name)}")
+        if isinstance(value, dict):
+            t.add_column("key")
+            t.add_column("value")
+            for k, v in value.items():
+                t.add_row(_esc(k), _esc(", ".join(map(str, v)) if isinstance(v, list) else v))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            cols = list(value[0])
+            for c in cols:
+                t.add_column(_esc(c))
+            for row in value:
+                t.add_row(*[_esc(row.get(c, "")) for c in cols])
+        else:
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            console.print(f"table {name}: {shown}", markup=False)
+            continue
+        console.print(t)
+
+
+# the designer's tools, each a command in a module of its own
+from ..designer import lint as _lint, refdocs as _refdocs, report as _report, rulecoverage as _coverage  # noqa: E402
+from ..designer import bench as _bench, scaffold as _scaffold  # noqa: E402
+
+for _tool in (_lint, _refdocs, _coverage, _report, _scaffold, _bench):
+    main.add_command(_tool.command)
