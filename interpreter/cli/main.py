@@ -17,38 +17,13 @@ import click
 from ..support import terminal
 from ..support.confine import ruleset_reach
 from ..support.terminal import SafeConsole, echo
-from ..run.agents import ScriptError, make_agent
+from ..run.agents import ScriptError
 from ..support.diagnostics import Diagnostic, DiagnosticError, render
-from ..run.engine import (BACKENDS, Game, active_seats, load_program, option_problems, validate_ruleset,
-                     with_players)
+from ..run.engine import (Game, active_seats, validate_ruleset)
+from ..designer.commands import (BACKEND, PLAYERS, agent_specs, agents_for, esc, fail,
+                                 parse_options, program_or_exit, progress, seat_options)
 from ..designer.simulate import Job, default_workers, outcomes
 from ..load.yamlio import is_dir, is_file, shorten
-
-
-def _options(pairs) -> dict:
-    out = {}
-    for p in pairs:
-        if "=" not in p:
-            raise click.UsageError(f"--option takes KEY=VALUE, got {p!r}")
-        k, v = p.split("=", 1)
-        # names are snake_case; the shell habit `job-draft` means `job_draft`
-        out[k.strip().replace("-", "_")] = v.strip()
-    return out
-
-
-def _fail(diags, fmt="text", code=None):
-    """Report and exit: 2 for a wrong option or usage (like any usage error), else 1."""
-    echo(render(diags, fmt), err=fmt != "json")
-    if code is None:
-        code = 2 if diags and all(d.code in ("OPTION", "USAGE") for d in diags) else 1
-    sys.exit(code)
-
-
-def _esc(value) -> str:
-    """Any text from a ruleset, shown literally by rich ('[bold]' is not markup)."""
-    from rich.markup import escape
-
-    return escape(str(value))
 
 
 def _pipe_closed():
@@ -125,102 +100,6 @@ def validate(paths, fmt, warnings):
     sys.exit(1 if errors else 0)
 
 
-def _usage(flag, diags, fmt="text"):
-    """A command-line mistake: a usage error (exit 2) naming the flag, with
-    the code and where the ruleset declares what the flag may be (asked for
-    JSON: the diagnostics as JSON, their messages naming the flag)."""
-    if fmt == "json":
-        import dataclasses
-        _fail([dataclasses.replace(d, message=f"{flag}: {d.message}") for d in diags], fmt, 2)
-    parts = []
-    for d in diags:
-        where = f", see {d.path}:{d.line}:{d.col}" if (d.line, d.col) != (1, 1) else ""
-        parts.append(f"{d.message} [{d.code}{where}]" + (f" ({d.hint})" if d.hint else ""))
-    raise click.UsageError(f"{flag}: " + "; ".join(parts))
-
-
-def _seated(program, options, players, fmt="text") -> dict:
-    """The options with `--players N` applied (a usage error, exit 2, if the
-    game cannot seat N)."""
-    try:
-        return with_players(program.rs, options, players)
-    except DiagnosticError as e:
-        flag = f"--players {players}"
-        named = [k for k in options if any(f"option {k}=" in d.message for d in e.diagnostics)]
-        if named:
-            flag += " with --option " + ", ".join(f"{k}={options[k]}" for k in named)
-        _usage(flag, e.diagnostics, fmt)
-
-
-PLAYERS = click.option("--players", type=click.IntRange(1, 100), default=None,
-                       help="How many players (any count the game allows; default: the most).")
-
-
-BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="fast", show_default=True,
-                       help="How the rules run: fast, or the plain reference compilation "
-                       "the fast one is tested against (the same games either way).")
-
-
-def _program(path, fmt="text", variant=None, options=None, backend="fast"):
-    """The compiled ruleset, or exit: 1 with its problems, 2 for a variant or an
-    option it does not have (checked here for every command)."""
-    from ..run.savegame import variant_problem
-
-    problem = variant_problem(variant)
-    if problem:
-        _usage(f"--variant {variant}", [Diagnostic(str(path), 1, 1, "OPTION", problem)], fmt)
-    program, diags = load_program(path, variant=variant, options=options, backend=backend)
-    if program is None:
-        errors = [d for d in diags if d.severity == "error"]
-        missing = [d for d in errors if d.code == "OPTION" and d.message.startswith("no variant")]
-        if missing:
-            _usage(f"--variant {variant}", missing, fmt)
-        _fail(errors, fmt, 2 if any(d.code == "OPTION" for d in errors) else None)
-    for name, value in (options or {}).items():
-        bad = option_problems(program.rs, {name: value})
-        if bad:
-            _usage(f"--option {name}={value}", bad, fmt)
-    return program
-
-
-def _agent_specs(spec, program, options=None, players=None, say=False) -> list:
-    """The agent named for each seat that plays (None: a seat the rules play)."""
-    seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
-    humans = [sid for sid in seats if sid not in program.rs.bots]
-    n = len(humans)
-    names = [s.strip() for s in spec.split(",")] if spec else ["random"] * n
-    if len(names) == 1 and names != ["human"]:
-        names = names * n
-    if "human" in names and len(names) < n:
-        # a person names their own seat(s); the other seats get random agents
-        filled = humans[len(names):]
-        if say:
-            echo(f"(--agents {spec}: {', '.join(filled)} played by random agent"
-                 f"{'s' if len(filled) > 1 else ''})", err=True)
-        names = names + ["random"] * (n - len(names))
-    if len(names) != n:
-        raise click.UsageError(f"--agents needs {n} agent(s), one per player "
-                               f"({', '.join(humans)})")
-    made = iter(names)
-    return [None if sid in program.rs.bots else next(made) for sid in seats]
-
-
-def _agents(spec, program, seed, options=None, players=None, table=None):
-    """One agent per seat the rules do not play themselves (bots get None);
-    `human` seats share the `table` (play only)."""
-    specs = _agent_specs(spec, program, options, players)
-    seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
-    if table is not None:
-        from .human import HumanAgent
-    try:
-        made = iter([HumanAgent(table, seat, seats[seat]) if a == "human" and table is not None
-                     else make_agent(a, seed, i)
-                     for i, (seat, a) in enumerate((k, x) for k, x in enumerate(specs) if x)])
-    except ValueError as e:
-        raise click.UsageError(str(e)) from None
-    return [None if x is None else next(made) for x in specs]
-
-
 @main.command()
 @click.argument("path", required=False)
 @click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True)
@@ -278,11 +157,11 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         if result.game is not None and not quiet and log_format == "text":
             echo("the log up to the failure:", err=True)  # what happened
             _print_log(result.game, view, err=True)
-        _fail(result.diagnostics)
+        fail(result.diagnostics)
     from ..run.savegame import (load_save, replay_agents, saved_ruleset, variant_problem,
                            write_save)
 
-    options = _options(opts)
+    options = parse_options(opts)
     saved = None
     if replay:
         _ignored(ctx, "--replay", ("seed", "opts", "variant", "players"),
@@ -290,7 +169,7 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         try:
             saved = load_save(Path(replay))
         except DiagnosticError as e:
-            _fail(e.diagnostics, fmt)
+            fail(e.diagnostics, fmt)
         seed = saved["seed"]
         given = {k: v for k, v in saved["options"].items() if k not in saved["drawn"]}
         options = dict(saved["options"])  # overlays are chosen by the values played
@@ -299,7 +178,7 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         if path is None:
             path = str(saved_ruleset(Path(replay), saved))
             if not ruleset_reach(replay, path):  # (guide, section 13)
-                _fail([Diagnostic(str(replay), 1, 1, "OPTION",
+                fail([Diagnostic(str(replay), 1, 1, "OPTION",
                                   f"the saved game's ruleset {shorten(saved['ruleset'], 200)} lies "
                                   "outside its reach: a save names its own folder, a folder "
                                   "inside it or the one just above it, unless the command line "
@@ -310,23 +189,23 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         raise click.UsageError("play needs a ruleset PATH (or --scenario FILE, or --replay SAVE)")
     problem = variant_problem(variant)
     if problem:
-        _fail([Diagnostic(str(replay or path), 1, 1, "OPTION", problem)], fmt)
-    program = _program(path, fmt, variant, options, backend)
+        fail([Diagnostic(str(replay or path), 1, 1, "OPTION", problem)], fmt)
+    program = program_or_exit(path, fmt, variant, options, backend)
     if saved is not None and saved.get("ruleset_id") not in (None, program.rs.id):
-        _fail([Diagnostic(str(replay), 1, 1, "OPTION",
+        fail([Diagnostic(str(replay), 1, 1, "OPTION",
                           f"the game was saved from ruleset {saved['ruleset_id']!r}, "
                           f"not {program.rs.id!r}")], fmt)
     seat_ids = [sid for sid, _ in program.rs.seats]
     if view is not None and view != "public" and view not in seat_ids:
         raise click.UsageError(f"--view {view!r}: no such seat (seats: {', '.join(seat_ids)}; "
                                "or public)")
-    options = _seated(program, options, players, fmt)
+    options = seat_options(program, options, players, fmt)
     if saved is not None:
-        given = _seated(program, given, players, fmt)
+        given = seat_options(program, given, players, fmt)
     if log_format != "text" and (as_json or quiet):
         raise click.UsageError(f"--format {log_format} prints the log: leave out "
                                f"{'--json' if as_json else '--quiet'}")
-    specs = _agent_specs(agents, program, options, players, say=True)
+    specs = agent_specs(agents, program, options, players, say=True)
     people = [sid for (sid, _), spec in zip(active_seats(program.rs, options or {}, players),
                                             specs) if spec == "human"]
     table, game = None, None
@@ -335,7 +214,13 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
             raise click.UsageError("--json prints one result at the end: a human seat needs "
                                    "the screen (leave out --json)")
         table = _human_table(plain, lambda path: _save_now(path, program, game, variant, specs))
-    agent_list = _agents(agents, program, seed, options, players, table)
+    person = None
+    if table is not None:
+        from .human import HumanAgent
+
+        def person(seat, sid):
+            return HumanAgent(table, seat, sid)
+    agent_list = agents_for(agents, program, seed, options, players, person)
     if saved is not None:  # replay the saved choices exactly, then the agents play on
         agent_list = replay_agents(saved, agent_list, specs)
         options = given  # drawn options are drawn again, from the same seed
@@ -382,7 +267,7 @@ def play(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, qu
         if game is not None and game.log and not quiet and not as_json:
             echo("the last lines of the log:", err=True)
             _print_log(game, view, last=8, err=True)
-        _fail(failure, fmt)
+        fail(failure, fmt)
     if table is not None and table.left:
         _leave(table, program, game, variant, specs, save, seed)
     reader = _reader(view, table, people)
@@ -497,14 +382,14 @@ def _leave(table, program, game, variant, specs, save, seed):
     if not save and table.left != "eof":
         console.print()
         try:
-            answer = table.read(_esc(f"save the game before leaving? a file name, or no "
+            answer = table.read(esc(f"save the game before leaving? a file name, or no "
                                      f"[{default}]: "))
         except Exception:  # (the Leave of an end of input): save where offered
             answer = ""
     if answer.lower() in ("no", "n"):
         console.print("left without saving")
     else:
-        console.print(_esc(_save_now(answer or default, program, game, variant, specs)))
+        console.print(esc(_save_now(answer or default, program, game, variant, specs)))
     sys.exit(130)
 
 
@@ -581,9 +466,9 @@ def _print_result(program, result):
     table.add_column("score", justify="right")
     for pid, score in result["scores"].items():
         mark = " (winner)" if pid in result["winners"] else ""
-        table.add_row(_esc(pid + mark), _esc(score))
+        table.add_row(esc(pid + mark), esc(score))
     console = terminal.console()
-    console.print(f"[bold]{_esc(program.rs.name)}[/bold] - seed {result['seed']}")
+    console.print(f"[bold]{esc(program.rs.name)}[/bold] - seed {result['seed']}")
     console.print(table)
     winners = result["winners"]
     parts = [f"options: {', '.join(f'{k}={v}' for k, v in result['options'].items())}"
@@ -591,28 +476,6 @@ def _print_result(program, result):
              f"winner: {winners[0]}" if len(winners) == 1 else
              f"a shared win: {', '.join(winners)}" if winners else "no winner"]
     console.print("; ".join(p for p in parts if p), markup=False)
-
-
-class _progress:
-    """A progress bar on stderr for runs long enough to want one, when stderr
-    is a terminal; otherwise nothing."""
-
-    def __init__(self, total, enabled=True):
-        self.bar = None
-        if enabled and total >= 200 and sys.stderr.isatty():
-            from rich.progress import Progress
-            self.bar = Progress(console=SafeConsole(stderr=True), transient=True)
-            self.task = self.bar.add_task("games", total=total)
-
-    def __enter__(self):
-        if self.bar is None:
-            return lambda: None
-        self.bar.start()
-        return lambda: self.bar.advance(self.task)
-
-    def __exit__(self, *exc):
-        if self.bar is not None:
-            self.bar.stop()
 
 
 @main.command()
@@ -634,19 +497,19 @@ def simulate(path, games, seed, agents, opts, as_json, variant, max_steps, playe
              backend):
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
     fmt = "json" if as_json else "text"
-    options = _options(opts)
-    program = _program(path, fmt, variant, options, backend)
-    options = _seated(program, options, players, fmt)
-    _agents(agents, program, seed, options, players)  # a bad --agents fails here, once
-    job = Job(str(path), variant, options, players, max_steps, agents, _agents, backend)
+    options = parse_options(opts)
+    program = program_or_exit(path, fmt, variant, options, backend)
+    options = seat_options(program, options, players, fmt)
+    agents_for(agents, program, seed, options, players)  # a bad --agents fails here, once
+    job = Job(str(path), variant, options, players, max_steps, agents, agents_for, backend)
     wins: dict = {}
     errors = []
     start = time.perf_counter()
     seeds = range(seed, seed + games)
-    with _progress(games, enabled=not as_json) as advance:
+    with progress(games, enabled=not as_json) as advance:
         for out in outcomes(program, job, seeds, workers or default_workers()):
             if out.code == "OPTION":
-                _fail([Diagnostic(str(path), 1, 1, "OPTION", out.error or "")], fmt, 2)
+                fail([Diagnostic(str(path), 1, 1, "OPTION", out.error or "")], fmt, 2)
             if out.code is not None:
                 errors.append({"seed": out.seed, "error": out.error})
             else:
@@ -669,7 +532,7 @@ def _print_simulation(program, result):
 
     console = terminal.console()
     games = result["games"]
-    console.print(f"[bold]{_esc(program.rs.name)}[/bold]: {games} games, "
+    console.print(f"[bold]{esc(program.rs.name)}[/bold]: {games} games, "
                   f"{result['finished']} finished, {result['errors']} with errors, "
                   f"{result['games_per_second']:.1f} games/s")
     if result["wins"]:
@@ -678,11 +541,11 @@ def _print_simulation(program, result):
         t.add_column("games", justify="right")
         t.add_column("share", justify="right")
         for who, n in sorted(result["wins"].items(), key=lambda kv: (-kv[1], str(kv[0]))):
-            t.add_row(_esc("tie or no winner" if who in (None, "tie") else who), str(n),
+            t.add_row(esc("tie or no winner" if who in (None, "tie") else who), str(n),
                       f"{100 * n / games:.1f}%")
         console.print(t)
     for e in result["first_errors"]:
-        console.print(f"  seed {e['seed']}: {_esc(e['error'])}")
+        console.print(f"  seed {e['seed']}: {esc(e['error'])}")
 
 
 @main.command()
@@ -694,9 +557,9 @@ def _print_simulation(program, result):
 def info(path, variant, opts, as_json, players):
     """Describe a ruleset: seats, options, variants, overlays and tables."""
     fmt = "json" if as_json else "text"
-    program = _program(path, fmt, variant, _options(opts))
+    program = program_or_exit(path, fmt, variant, parse_options(opts))
     rs = program.rs
-    options = _seated(program, _options(opts), players, fmt)
+    options = seat_options(program, parse_options(opts), players, fmt)
     playing = [sid for sid, _ in active_seats(rs, options, players)]
     data = {
         "ruleset": rs.id, "name": rs.name, "variant": variant,
@@ -716,8 +579,8 @@ def info(path, variant, opts, as_json, players):
     from rich.table import Table
 
     console = terminal.console()
-    console.print(f"[bold]{_esc(rs.name)}[/bold] ({_esc(rs.id)})"
-                  + (f", variant {_esc(variant)}" if variant else ""))
+    console.print(f"[bold]{esc(rs.name)}[/bold] ({esc(rs.id)})"
+                  + (f", variant {esc(variant)}" if variant else ""))
     seats = ", ".join(f"{s['id']}{' (played by the rules)' if s['bot'] else ''}"
                       for s in data["seats"])
     console.print(f"seats: {seats}; other sides: {', '.join(data['sides']) or 'none'}",
@@ -735,21 +598,21 @@ def info(path, variant, opts, as_json, players):
     t.add_column("default")
     t.add_column("choices")
     for k, o in data["options"].items():
-        t.add_row(_esc(k), _esc(o["default"]), _esc(", ".join(map(str, o["choices"]))))
+        t.add_row(esc(k), esc(o["default"]), esc(", ".join(map(str, o["choices"]))))
     console.print(t)
     for name, value in rs.tables.items():
-        t = Table(title=f"table {_esc(name)}")
+        t = Table(title=f"table {esc(name)}")
         if isinstance(value, dict):
             t.add_column("key")
             t.add_column("value")
             for k, v in value.items():
-                t.add_row(_esc(k), _esc(", ".join(map(str, v)) if isinstance(v, list) else v))
+                t.add_row(esc(k), esc(", ".join(map(str, v)) if isinstance(v, list) else v))
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             cols = list(value[0])
             for c in cols:
-                t.add_column(_esc(c))
+                t.add_column(esc(c))
             for row in value:
-                t.add_row(*[_esc(row.get(c, "")) for c in cols])
+                t.add_row(*[esc(row.get(c, "")) for c in cols])
         else:
             shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
             console.print(f"table {name}: {shown}", markup=False)

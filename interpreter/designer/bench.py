@@ -140,14 +140,14 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
     ends, or (--report) how its random games end, (--compare N) whether both
     back ends play the same, (--instructions) instructions per game,
     (--startup) how long validate and play take to start."""
-    from ..cli.main import _options
+    from .commands import parse_options
     args = _Args(paths[0], games, repeat, players, variant, list(ratio), cards, backend,
                  yardstick)
     if startup:
         sys.exit(_startup(list(paths), repeat))
     if len(paths) > 1:
         raise click.UsageError("give one ruleset (several only with --startup)")
-    options = _options(opts)
+    options = parse_options(opts)
     tune_gc()  # as the command line does, for every version measured
     if play_only:  # play quietly (under valgrind, for --instructions)
         if backend == "hand-written":
@@ -173,8 +173,8 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
         t0 = time.perf_counter()
         program, diags = load_program(args.ruleset, variant=variant, options=options, backend=b)
         if program is None:
-            from ..cli.main import _fail
-            _fail([d for d in diags if d.severity == "error"])
+            from .commands import fail
+            fail([d for d in diags if d.severity == "error"])
         programs[b] = (program, (time.perf_counter() - t0) * 1000)
     if report:
         _report(programs[backends[0]][0], args, options)

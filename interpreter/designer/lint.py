@@ -178,15 +178,15 @@ def command(path, fmt, show_allowed, list_codes):
         return
     if not path:
         raise click.UsageError("lint needs a ruleset folder")
-    from ..cli.main import _fail
+    from .commands import fail
     from ..load.yamlio import is_dir
 
     if not is_dir(Path(path)):
-        _fail([Diagnostic(str(path), 1, 1, "FILE-MISSING", "no ruleset folder here")],
+        fail([Diagnostic(str(path), 1, 1, "FILE-MISSING", "no ruleset folder here")],
               "json" if fmt in ("json", "sarif") else "text")
     found, errors = lint_ruleset(path)
     if errors:
-        _fail(errors, "json" if fmt in ("json", "sarif") else "text")
+        fail(errors, "json" if fmt in ("json", "sarif") else "text")
     shown = [f for f in found if show_allowed or not f.allowed]
     open_ = [f for f in found if not f.allowed]
     if fmt == "json":

@@ -771,10 +771,10 @@ def reference(path, variant=None, options=None, fmt="md") -> str:
               help="KEY=VALUE option (selects a variant's overlays).")
 def command(path, fmt, out, variant, opts):
     """Write a readable rules reference made from the ruleset alone."""
-    from ..cli.main import _options, _program
+    from .commands import parse_options, program_or_exit
 
-    options = _options(opts)
-    _program(path, "text", variant, options)  # exits with the located problems
+    options = parse_options(opts)
+    program_or_exit(path, "text", variant, options)  # exits with the located problems
     text = reference(path, variant, options, fmt)
     if out:
         try:

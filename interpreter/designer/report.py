@@ -28,7 +28,7 @@ import time
 
 import click
 
-from ..run.engine import BACKENDS
+from .commands import BACKEND, PLAYERS
 from ..support.terminal import echo
 
 Z95 = 1.959963984540054
@@ -577,12 +577,6 @@ def build(program, job, path, seeds: range, workers: int, scheduler=None, timeou
     return rep, margins, recs
 
 
-_PLAYERS = click.option("--players", type=click.IntRange(1, 100), default=None,
-                        help="How many players (any count the game allows; default: the most).")
-_BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="fast",
-                        show_default=True, help="How the rules run (the same games either way).")
-
-
 @click.command("report")
 @click.argument("path")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=200, show_default=True)
@@ -606,41 +600,34 @@ _BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="fast"
 @click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="Write the report to this file instead of standard output.")
-@_PLAYERS
-@_BACKEND
+@PLAYERS
+@BACKEND
 def command(path, games, seed, agents, opts, variant, max_steps, workers, scheduler,
              connect_timeout, fmt, as_json, output, players, backend):
     """A balance report from simulated games (seeds SEED..SEED+GAMES-1): wins per
     seat with 95% intervals, first-player advantage, game length, score
     margins, lead changes, each option's effect on outcomes; as Markdown,
     HTML (with charts) or JSON."""
-    from ..cli.main import (
-        Diagnostic,
-        Job,
-        _agents,
-        _fail,
-        _options,
-        _program,
-        _progress,
-        _seated,
-    )
+    from ..support.diagnostics import Diagnostic
+    from .commands import agents_for, fail, parse_options, program_or_exit, progress, seat_options
+    from .simulate import Job
     from .simulate import default_workers
 
     fmt = "json" if as_json else fmt
     diag_fmt = "json" if fmt == "json" else "text"
-    options = _options(opts)
-    program = _program(path, diag_fmt, variant, options, backend)
-    options = _seated(program, options, players, diag_fmt)
-    _agents(agents, program, seed, options, players)  # a bad --agents fails here, once
-    job = Job(str(path), variant, options, players, max_steps, agents, _agents, backend)
+    options = parse_options(opts)
+    program = program_or_exit(path, diag_fmt, variant, options, backend)
+    options = seat_options(program, options, players, diag_fmt)
+    agents_for(agents, program, seed, options, players)  # a bad --agents fails here, once
+    job = Job(str(path), variant, options, players, max_steps, agents, agents_for, backend)
     start = time.perf_counter()
-    with _progress(games) as advance:
+    with progress(games) as advance:
         rep, margins, recs = build(program, job, path, range(seed, seed + games),
                                    workers or default_workers(), scheduler, connect_timeout,
                                    advance)
     bad = next((r for r in recs if r["code"] == "OPTION"), None)
     if bad is not None:
-        _fail([Diagnostic(str(path), 1, 1, "OPTION", bad["error"] or "")], diag_fmt, 2)
+        fail([Diagnostic(str(path), 1, 1, "OPTION", bad["error"] or "")], diag_fmt, 2)
     elapsed = time.perf_counter() - start
     if fmt == "json":
         text = json.dumps(rep, indent=1) + "\n"

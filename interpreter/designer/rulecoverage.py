@@ -44,7 +44,7 @@ from ..language import ast as A
 from ..run.builtins import RULES_FILE
 from ..support import terminal
 from ..support.terminal import echo
-from ..cli.main import _agents, _esc, _options, _program, _seated, PLAYERS
+from .commands import agents_for, esc, parse_options, program_or_exit, seat_options, PLAYERS
 from ..support.diagnostics import DiagnosticError
 from ..run.engine import Game, load_program
 
@@ -417,17 +417,17 @@ def cover_all(path, variants, games=20, seed=0, agents="random", options=None, p
     plans = []
     for variant in variants:
         opts = dict(options or {})
-        program = _program(path, "json" if fmt == "json" else "text", variant, opts,
+        program = program_or_exit(path, "json" if fmt == "json" else "text", variant, opts,
                            backend="reference")
-        seated = _seated(program, opts, players)
-        _agents(agents, program, seed, seated, players)  # a bad --agents fails here
+        seated = seat_options(program, opts, players)
+        agents_for(agents, program, seed, seated, players)  # a bad --agents fails here
         # the full ruleset (syntax trees kept): a program not shared with the cache
         full, diags = load_program(path, [], variant=variant, options=opts,
                                    backend="reference")
         if full is None:
             program_errors = [d for d in diags if d.severity == "error"]
-            from ..cli.main import _fail
-            _fail(program_errors)
+            from .commands import fail
+            fail(program_errors)
         plans.append(_Plan(variant, program, full, seated, _items(full, os.path.realpath(root))))
     tracer = Tracer()
     warnings, ran_scenarios = [], []
@@ -482,7 +482,7 @@ def _report(plan, tracer, games, seed, agents, players, max_steps, ran_scenarios
         game = None
         try:
             game = Game(full, seed=s, options=seated, players=players, steps=max_steps,
-                        agents=_agents(agents, full, s, seated, players))
+                        agents=agents_for(agents, full, s, seated, players))
             with tracer.on():
                 game.run()
         except DiagnosticError as e:
@@ -570,7 +570,7 @@ def _text(rep, console=None) -> None:
     console = console or terminal.console()
     head = f"coverage of {rep['ruleset']}" + (f", variant {rep['variant']}" if rep["variant"]
                                                else "")
-    console.print(f"[bold]{_esc(head)}[/bold]: {len(rep['scenarios'])} scenario(s), "
+    console.print(f"[bold]{esc(head)}[/bold]: {len(rep['scenarios'])} scenario(s), "
                   f"{rep['games']} random game(s) from seed {rep['seed']}")
     t = Table()
     for col in ("kind", "name", "where", "runs", "status"):
@@ -582,8 +582,8 @@ def _text(rep, console=None) -> None:
         st = _status_text(it)
         style = "red" if it["status"] == "never ran" else "yellow" if it["status"] != "ran" \
             else ""
-        t.add_row(it["kind"], _esc(name), _esc(it["where"]), str(it["count"]),
-                  f"[{style}]{_esc(st)}[/{style}]" if style else _esc(st))
+        t.add_row(it["kind"], esc(name), esc(it["where"]), str(it["count"]),
+                  f"[{style}]{esc(st)}[/{style}]" if style else esc(st))
     console.print(t)
     for kind, s in rep["summary"].items():
         console.print(f"{_plural(kind)}: {s['ran']}/{s['total']} ran ({s['percent']}%)",
@@ -591,14 +591,14 @@ def _text(rep, console=None) -> None:
     if rep["never_ran"]:
         console.print("[bold red]never ran:[/bold red]")
         for n in rep["never_ran"]:
-            console.print(f"  {_esc(n)}")
+            console.print(f"  {esc(n)}")
     else:
         console.print("everything ran (or is unreachable by design)")
     for d in rep["by_design"]:
-        console.print(f"unreachable by design: {_esc(d['name'])}"
-                      + (f" ({_esc(d['why'])})" if d["why"] else ""))
+        console.print(f"unreachable by design: {esc(d['name'])}"
+                      + (f" ({esc(d['why'])})" if d["why"] else ""))
     for w in rep["warnings"]:
-        console.print(f"[yellow]warning:[/yellow] {_esc(w)}")
+        console.print(f"[yellow]warning:[/yellow] {esc(w)}")
 
 
 def _html(rep) -> str:
@@ -664,7 +664,7 @@ def command(path, games, seed, agents, opts, variant, scenarios, max_steps, fmt,
             output, fail_under, players):
     """Run the scenarios and GAMES random games; report what ran and what never did."""
     fmt = "json" if as_json else fmt
-    rep = cover(path, games, seed, agents, variant, _options(opts), players, scenarios,
+    rep = cover(path, games, seed, agents, variant, parse_options(opts), players, scenarios,
                 max_steps, fmt)
     if fmt == "json":
         text = json.dumps(rep, indent=1, ensure_ascii=False) + "\n"
