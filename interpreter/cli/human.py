@@ -15,11 +15,11 @@ from __future__ import annotations
 from rich.console import Console
 from rich.markup import escape
 
+from ..model.labels import match, readable
+from ..model.logwords import counted
 from ..run.agents import _examples
 from ..run.builtins import RuleError
 from ..run.engine import StopGame
-from ..model.labels import match, readable
-from ..model.logwords import counted
 
 COLOURS = ["green", "magenta", "cyan", "yellow", "blue", "red", "bright_green", "bright_magenta"]
 HELP = """commands:

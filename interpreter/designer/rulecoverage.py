@@ -29,7 +29,6 @@ FILE is relative to the ruleset folder; two names alike get :COL added.
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 import sys
@@ -38,13 +37,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-import click
 
 from ..language import ast as A
 from ..run.builtins import RULES_FILE
 from ..support import terminal
-from ..support.terminal import echo
-from .commands import agents_for, esc, parse_options, program_or_exit, seat_options, PLAYERS
+from .commands import agents_for, esc, program_or_exit, seat_options
 from ..support.diagnostics import DiagnosticError
 from ..run.engine import Game, load_program
 
@@ -564,7 +561,7 @@ def _status_text(it: dict) -> str:
     return it["status"]
 
 
-def _text(rep, console=None) -> None:
+def print_report(rep, console=None) -> None:
     from rich.table import Table
 
     console = console or terminal.console()
@@ -601,7 +598,7 @@ def _text(rep, console=None) -> None:
         console.print(f"[yellow]warning:[/yellow] {esc(w)}")
 
 
-def _html(rep) -> str:
+def to_html(rep) -> str:
     e = html.escape
     rows = []
     for it in rep["items"]:
@@ -637,59 +634,3 @@ small{{color:#666}}
 {chr(10).join(rows)}
 </table></body></html>
 """
-
-
-@click.command("coverage")
-@click.argument("path")
-@click.option("--games", type=click.IntRange(0, 100_000), default=20, show_default=True,
-              help="Seeded random games to play besides the scenarios.")
-@click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True,
-              help="First seed.")
-@click.option("--agents", default="random", show_default=True)
-@click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
-@click.option("--variant", help="A variant of the ruleset (a folder under variants/).")
-@click.option("--scenarios/--no-scenarios", default=True, show_default=True,
-              help="Also run every *.scenario.yaml under PATH.")
-@click.option("--max-steps", type=click.IntRange(min=1), default=None,
-              help="Step budget of each random game.")
-@click.option("--format", "fmt", type=click.Choice(["text", "html", "json"]), default="text",
-              show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="The same as --format json.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write the report to a file instead of the screen.")
-@click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
-              help="Exit 1 when less than PCT percent of the rules ran.")
-@PLAYERS
-def command(path, games, seed, agents, opts, variant, scenarios, max_steps, fmt, as_json,
-            output, fail_under, players):
-    """Run the scenarios and GAMES random games; report what ran and what never did."""
-    fmt = "json" if as_json else fmt
-    rep = cover(path, games, seed, agents, variant, parse_options(opts), players, scenarios,
-                max_steps, fmt)
-    if fmt == "json":
-        text = json.dumps(rep, indent=1, ensure_ascii=False) + "\n"
-    elif fmt == "html":
-        text = _html(rep)
-    else:
-        text = None
-    if output:
-        if text is None:
-            from io import StringIO
-
-            from rich.console import Console
-            buf = StringIO()
-            _text(rep, Console(file=buf, width=120, highlight=False, color_system=None))
-            text = buf.getvalue()
-        try:
-            Path(output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise click.UsageError(f"cannot write {output}: {e.strerror}") from None
-        echo(f"wrote {output}", err=True)
-    elif text is not None:
-        echo(text, nl=False)
-    else:
-        _text(rep)
-    pct = rep["summary"]["rule"]["percent"]
-    if fail_under is not None and pct < fail_under:
-        echo(f"rule coverage {pct}% is under {fail_under}%", err=True)
-        sys.exit(1)
