@@ -1,0 +1,474 @@
+"""Statements: each s_<Node> method checks one kind of statement and
+emits its lines (effects, loops, assignments, flow)."""
+from __future__ import annotations
+
+import re
+
+from ..language import ast as A
+from ..language.types import compatible, elem
+from ..model.state import py_name
+from ..support.limits import MAX_NUMBER
+from .common import _ZONE_PATH, Var, _bindings, _pure, _tname, iter_code
+
+
+class Statements:
+    """The Compiler's statements (a part of compiler.Compiler)."""
+
+    # ---------------------------------------------------------------- statements
+    def block(self, stmts, scope, ind):
+        if ind == 1:  # a function's body: how often each name is bound in it
+            self.bound = _bindings(stmts)
+        for s in stmts:
+            getattr(self, "s_" + type(s).__name__)(s, scope, ind)
+
+    def cond(self, node, scope, what):
+        code, t = self.expr(node, scope)
+        self.expect(node, t, "bool", what)
+        return code
+
+    def s_Let(self, s, scope, ind):
+        code, t, reads = self.reading(s.value, scope)
+        # `let x = none` declares a variable for a value to come: any type
+        # (fast: the type of every value the function gives that variable)
+        if self.fast and t in ("none", "any") and self.py_fn is not None:
+            key = ("local", self.py_fn, s.name)
+            self.passed(key, s.value, t, scope)
+            scope.names[s.name] = Var(f"l_{s.name}", self.param_types.get(key, "any"),
+                                      param=key)
+        else:
+            once = self.fast and getattr(self, "bound", {}).get(s.name) == 1
+            scope.names[s.name] = Var(f"l_{s.name}", "any" if t == "none" else t,
+                                      origin=s.value if once else None)
+        if reads and self.bound.get(s.name) == 1 and all(self.fixed(r, scope) for r in reads):
+            v = scope.names[s.name]
+            v.reads = tuple(dict.fromkeys(reads))
+            v.field = s.value.name if isinstance(s.value, A.Attr) else None
+        self.emit(ind, f"l_{s.name} = {code}", s.span)
+
+    def fixed(self, code, scope) -> bool:
+        """Is `code` a local name the function binds once only (a parameter:
+        never), so that it holds the same value wherever its scope reaches?"""
+        if not code.startswith("l_"):
+            return False
+        v = scope.lookup(code[2:])
+        return v is not None and v.code == code and \
+            self.bound.get(code[2:], 0) == (0 if v.is_param else 1)
+
+    def s_Assign(self, s, scope, ind):
+        vcode, vt = self.expr(s.value, scope)
+        tgt = s.target
+        checked = False  # `x += y`: the sum is range-checked (x += x must not grow for ever)
+        if s.op != "=":
+            self.expect(s.value, vt, "int", f"the value of '{s.op}'")
+            checked = not isinstance(s.value, A.Num)
+        if isinstance(tgt, A.Name):
+            v = scope.lookup(tgt.id)
+            if v is None:
+                self.undef(tgt, "variable", tgt.id, [])
+                self.err(tgt, "REF-UNDEF", f"declare local variables with 'let {tgt.id} = ...'",
+                         severity="info")
+                return
+            if not v.assignable:
+                self.err(tgt, "TYPE", f"{tgt.id!r} cannot be assigned")
+                return
+            if v.type == "func" and vt != "func":
+                self.err(s.value, "TYPE", f"{tgt.id!r} holds a function: it can only be given "
+                         f"another function (x => ...), not {_tname(vt)}")
+                return
+            self.check_assign(s, v.type, vt)
+            if v.param is not None and v.param[0] in ("var", "local"):
+                self.passed(v.param, s.value, vt if s.op == "=" else "int", scope)
+            tcode = v.code
+        elif isinstance(tgt, A.Attr):
+            ocode, ot = self.expr(tgt.obj, scope)
+            at = self.attr_type(tgt, ot, tgt.name)
+            if at is None:
+                return
+            if not at[1]:
+                self.err(tgt, "TYPE", f"{tgt.name!r} of {_tname(ot)} is fixed and cannot be "
+                         "assigned", hint="only variables and component properties change")
+                return
+            self.check_assign(s, at[0], vt)
+            if ot in ("side", "any") and tgt.name in self.rs.side_vars:
+                self.passed(("svar", tgt.name), s.value, vt if s.op == "=" else "int", scope)
+            if ot in ("side", "space") or ot.startswith("comp") or tgt.name in self.only_writable:
+                # known, or a name the ruleset declares only as variables and
+                # properties: nothing else has a u_ attribute by that name to spoil
+                tcode = f"{ocode}.{py_name(tgt.name)}"
+            else:  # unknown type: the game checks that the attribute may change
+                if s.op == "=":
+                    self.emit(ind, f"G.set_attr({ocode}, {tgt.name!r}, {vcode})", s.span)
+                    return
+                t = self.fresh("t")
+                self.emit(ind, f"{t} = {ocode}", s.span)
+                self.emit(ind, f"G.set_attr({t}, {tgt.name!r}, num(G.attr({t}, {tgt.name!r}) "
+                          f"{s.op[0]} {vcode}))", s.span)
+                return
+        else:
+            ocode, ot = self.expr(tgt.obj, scope)
+            icode, _ = self.expr(tgt.index, scope)
+            if ot in ("row", "table", "options", "zone", "str") or ot.startswith("table"):
+                self.err(tgt, "TYPE", f"{_tname(ot)} cannot be changed by assignment",
+                         hint="pieces move with place/remove/transfer, components with move")
+                return
+            tcode = f"{ocode}[{icode}]"
+        if checked and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*",
+                                        tcode):
+            vcode = f"num({vcode})"  # the target has parts to evaluate: check the value
+            checked = False
+        self.emit(ind, f"{tcode} {s.op} {vcode}", s.span)
+        if checked:  # a plain name or attribute: reading it again is free of effects
+            self.emit(ind, f"if not -{MAX_NUMBER} <= {tcode} <= {MAX_NUMBER}: num({tcode})",
+                      s.span)
+
+    def check_assign(self, s, target_t, vt):
+        if target_t in ("int", "bool", "str") and not compatible(vt, target_t) and vt != "none":
+            self.err(s.value, "TYPE", f"assigning {_tname(vt)} to a variable of {_tname(target_t)}")
+
+    def s_If(self, s, scope, ind):
+        for i, (c, body) in enumerate(s.branches):
+            code = self.cond(c, scope, "an 'if' condition")
+            self.emit(ind, f"{'if' if i == 0 else 'elif'} {code}:", c.span)
+            self.body(body, scope, ind + 1, c.span)
+        if s.orelse is not None:
+            self.emit(ind, "else:", s.span)
+            self.body(s.orelse, scope, ind + 1, s.span)
+
+    def body(self, stmts, scope, ind, span):
+        n = len(self.lines)
+        self.block(stmts, scope.child(), ind)
+        if len(self.lines) == n:
+            self.emit(ind, "pass", span)
+
+    def s_For(self, s, scope, ind):
+        inner = self.loop_head(s.var, s.iter, s.cond, s.span, scope, ind, "loop over")
+        self.body(s.body, inner, ind + 1, s.span)
+
+    def loop_head(self, var, iter_node, cond, span, scope, ind, what):
+        """`for VAR in LIST [where COND]`: the loop line, its step and its
+        filter; returns the scope of the loop's body."""
+        icode, it = self.expr(iter_node, scope)
+        if it in ("int", "bool", "none", "side", "space", "str") or it.startswith("comp"):
+            self.err(iter_node, "TYPE", f"cannot {what} {_tname(it)}")
+        inner = scope.child()
+        inner.names[var] = Var(f"l_{var}", elem(it))
+        if icode in self.track_loops:  # rules never change a track: walk it as it is
+            size, direct = self.track_loops[icode]
+            self.emit(ind, f"G.fuel -= {size}", span)
+            self.emit(ind, "if G.fuel < 0: G.out_of_steps()", span)
+            icode = direct
+        self.emit(ind, f"for l_{var} in {iter_code(icode, it)}:", span)
+        self.tick(ind + 1, span)
+        if cond is not None:
+            c = self.cond(cond, inner, "a 'where' condition")
+            self.emit(ind + 1, f"if not ({c}): continue", cond.span)
+        return inner
+
+    def s_While(self, s, scope, ind):
+        c = self.cond(s.cond, scope, "a 'while' condition")
+        self.emit(ind, f"while {c}:", s.span)
+        self.tick(ind + 1, s.span)
+        self.body(s.body, scope, ind + 1, s.span)
+
+    def s_Repeat(self, s, scope, ind):
+        code, t = self.expr(s.count, scope)
+        self.expect(s.count, t, "int", "the count of 'repeat'")
+        self.emit(ind, f"for _ in range({code}):", s.span)
+        self.tick(ind + 1, s.span)
+        self.body(s.body, scope, ind + 1, s.span)
+
+    def s_Return(self, s, scope, ind):
+        if s.value is None:
+            self.emit(ind, "return None", s.span)
+        else:
+            code, t = self.expr(s.value, scope)
+            if self.current_fn is not None:
+                self.passed(("ret", self.current_fn), s.value, t, scope)
+            self.emit(ind, f"return {code}", s.span)
+
+    def s_Break(self, s, scope, ind):
+        self.emit(ind, "break", s.span)
+
+    def s_Continue(self, s, scope, ind):
+        self.emit(ind, "continue", s.span)
+
+    def s_ExprStmt(self, s, scope, ind):
+        code, _ = self.expr(s.expr, scope)
+        if not isinstance(s.expr, (A.Call, A.Collect)):
+            self.err(s, "TYPE", "this expression does nothing on its own", severity="warning")
+        self.emit(ind, code, s.span)
+
+    def location(self, node, scope, what, adds=None):
+        """A location's code; `adds`: the piece kind placed there (see stocked)."""
+        code, t = self.expr(node, scope)
+        if not (t in ("space", "any") or t.startswith("comp")):
+            self.err(node, "TYPE", f"{what} must be a space or a component, not {_tname(t)}")
+        if adds is not None:
+            self.stocked.setdefault(adds, set()).update(
+                ("space",) if t == "space" else (t,) if t.startswith("comp")
+                else ("space", "comp"))
+        return code
+
+    def piece(self, s):
+        if s.piece not in self.rs.pieces:
+            self.undef(s, "piece kind", s.piece, self.rs.pieces)
+
+    def count(self, node, scope):
+        if node is None:
+            self.known = True
+            return "None"
+        code, t = self.expr(node, scope)
+        self.expect(node, t, "int", "a piece count")
+        self.known = t == "int"  # (pieces counted in place need a number)
+        return code
+
+    def side(self, node, scope, what):
+        code, t = self.expr(node, scope)
+        self.expect(node, t, "side", what)
+        self.known = t == "side"
+        return code
+
+    def s_Place(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        typed = self.known
+        o = self.side(s.owner, scope, "the owner of placed pieces")
+        typed = typed and self.known
+        loc = self.location(s.loc, scope, "where pieces are placed", s.piece)
+        say = self.log_clause(s.log, scope, "int")
+        say = f", {say}" if say else ""
+        if self.fast and typed:
+            # from a supply that has them, in place as Game.place counts them;
+            # a short supply, none, a count below one or a log takes its way
+            a, ov, lv, nv = py_name(s.piece), self.fresh("o"), self.fresh("l"), self.fresh("n")
+            for line in [f"{ov} = {o}", f"{lv} = {loc}", f"{nv} = {n}",
+                         f"if {ov} is not None and {nv} is not None and not G.logging and "
+                         f"0 < {nv} <= {ov}.{a}:",
+                         f"    {ov}.{a} -= {nv}",
+                         f"    {lv}.{a}.counts[{ov}.index] += {nv}",
+                         "else:",
+                         f"    G.place({s.piece!r}, {ov}, {lv}, {nv}{say})"]:
+                self.emit(ind, line, s.span)
+            return
+        self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n}{say})", s.span)
+
+    def s_Remove(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        typed = self.known
+        o = "None" if s.owner is None else self.side(s.owner, scope, "the owner of removed pieces")
+        typed = typed and s.owner is not None and self.known
+        if s.owner is None and s.count is not None:
+            self.err(s, "TYPE", "without 'of OWNER' only 'remove all' is allowed")
+        loc = self.location(s.loc, scope, "where pieces are removed from")
+        if self.fast and typed:
+            # one owner's pieces back to its supply, in place as Game.remove
+            # counts them; a log takes its way
+            ov, lv, nv = self.fresh("o"), self.fresh("l"), self.fresh("n")
+            for line in [f"{ov} = {o}", f"{lv} = {loc}", f"{nv} = {n}",
+                         *self.taken(f"G.remove({s.piece!r}, {ov}, {lv}, {nv})", s.piece, ov,
+                                     lv, nv, f"{ov}.{py_name(s.piece)} += ")]:
+                self.emit(ind, line, s.span)
+            return
+        self.emit(ind, f"G.remove({s.piece!r}, {o}, {loc}, {n})", s.span)
+
+    def taken(self, call, piece, owner, src, n, into):
+        """fast: the lines that take at most n (all, if none) of owner's
+        pieces from src as Game.remove and Game.transfer count them, and
+        add what was taken with `into` (the engine's `call` keeps a log)."""
+        row, k = self.fresh("r"), self.fresh("k")
+        return ["if G.logging:", f"    {call}", "else:",
+                f"    {row} = {src}.{py_name(piece)}.counts",
+                f"    {k} = {row}[{owner}.index]",
+                f"    if {n} is not None and {n} < {k}: {k} = {n}",
+                f"    if {k} > 0:",
+                f"        {row}[{owner}.index] -= {k}",
+                f"        {into}{k}"]
+
+    def s_Transfer(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        typed = self.known
+        o = self.side(s.owner, scope, "the owner of moved pieces")
+        typed = typed and self.known
+        a = self.location(s.src, scope, "where pieces come from")
+        b = self.location(s.dst, scope, "where pieces go", s.piece)
+        say = self.log_clause(s.log, scope, "int")
+        say = f", {say}" if say else ""
+        if self.fast and typed:
+            # in place as Game.transfer counts them; a log takes its way
+            ov, av, bv, nv = self.fresh("o"), self.fresh("a"), self.fresh("b"), self.fresh("n")
+            into = f"{bv}.{py_name(s.piece)}.counts[{ov}.index] += "
+            for line in [f"{ov} = {o}", f"{av} = {a}", f"{bv} = {b}", f"{nv} = {n}",
+                         *self.taken(f"G.transfer({s.piece!r}, {ov}, {av}, {bv}, {nv}{say})",
+                                     s.piece, ov, av, nv, into)]:
+                self.emit(ind, line, s.span)
+            return
+        self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n}{say})", s.span)
+
+    def s_Move(self, s, scope, ind):
+        wc, wt = self.expr(s.what, scope)
+        if wt in ("int", "bool", "str", "none", "side", "space"):
+            self.err(s.what, "TYPE", f"only components move between zones, not {_tname(wt)}")
+        dc, dt = self.expr(s.dest, scope)
+        self.expect(s.dest, dt, "zone", "a move's destination")
+        top = s.position == "top"
+        say = self.log_clause(s.log, scope, "list:comp" if wt == "zone" else wt)
+        say = f", {say}" if say else ""
+        if self.fast and wt.startswith("comp") and dt == "zone" and _ZONE_PATH.match(dc):
+            # one component (or none) into a zone, moved in place as Game.move
+            # moves it; one with handlers or abilities, or a log, takes its way
+            m, z = self.fresh("m"), self.fresh("z")
+            for line in [f"{m} = {wc}",
+                         f"if {m} is not None and not {m}._hooks and not G.logging:",
+                         f"    {m}._seen = None",
+                         f"    {z} = {m}.zone",
+                         f"    if {z} is not None: {z}.items.remove({m})",
+                         f"    {dc}.items.insert(0, {m})" if top else f"    {dc}.items.append({m})",
+                         f"    {m}.zone = {dc}",
+                         "else:",
+                         f"    G.move({m}, {dc}, {top}{say})"]:
+                self.emit(ind, line, s.span)
+            return
+        self.emit(ind, f"G.move({wc}, {dc}, {top}{say})", s.span)
+
+    def s_Roll(self, s, scope, ind):
+        code, t = self.expr(s.what, scope)
+        kinds = [t[5:]] if t.startswith("comp:") else [
+            elem(t)[5:]] if elem(t).startswith("comp:") else []
+        for k in kinds:
+            if k in self.rs.kinds and "value" not in self.rs.kinds[k].properties:
+                self.err(s.what, "TYPE", f"components of kind {k!r} have no 'value' property "
+                         "to roll", hint="declare properties: {value: 1} and attributes: "
+                         "{sides: ...}")
+        say = self.log_clause(s.log, scope, t)
+        say = f", {say}" if say else ""
+        if self.fast and t == "zone" and _ZONE_PATH.match(code):
+            # the dice of a zone rolled in place, drawing what Game.roll draws
+            # (engine.DRAWS_INLINE); a die without a whole number of sides,
+            # a rig or a log takes the engine's way
+            b, x, k, r = self.fresh("b"), self.fresh("x"), self.fresh("k"), self.fresh("r")
+            for i, line in enumerate([
+                    "if G.rig is None and not G.logging and G.draws_inline:",
+                    f"    {b} = G.rng.getrandbits",
+                    f"    for {x} in {code}.items:",
+                    f"        {x}._seen = None",  # (as Game.roll: a reveal ends)
+                    f"        {k} = {x}._bits",
+                    f"        if {k}:",
+                    f"            {r} = {b}({k})",
+                    f"            while {r} >= {x}.u_sides: {r} = {b}({k})",
+                    f"            {x}.u_value = 1 + {r}",
+                    "        else:",
+                    f"            G.roll({x})",
+                    "else:",
+                    f"    G.roll({code}{say})"]):
+                self.emit(ind, line, s.span)
+            return
+        self.emit(ind, f"G.roll({code}{say})", s.span)
+
+    def s_Shuffle(self, s, scope, ind):
+        code, t = self.expr(s.zone, scope)
+        self.expect(s.zone, t, "zone", "what is shuffled")
+        self.emit(ind, f"G.shuffle({code})", s.span)
+
+    def s_Draw(self, s, scope, ind):
+        n = self.count(s.count, scope)
+        a, at = self.expr(s.src, scope)
+        b, bt = self.expr(s.dst, scope)
+        self.expect(s.src, at, "zone", "where cards are drawn from")
+        self.expect(s.dst, bt, "zone", "where drawn cards go")
+        say = self.log_clause(s.log, scope, "list:comp")
+        self.emit(ind, f"G.draw({n}, {a}, {b}{', ' + say if say else ''})", s.span)
+
+    def s_Give(self, s, scope, ind):
+        self.piece(s)
+        n = self.count(s.count, scope)
+        a = self.side(s.giver, scope, "who gives")
+        b = self.side(s.taker, scope, "who receives")
+        self.given.add(s.piece)
+        say = self.log_clause(s.log, scope, "int")
+        self.emit(ind, f"G.give({s.piece!r}, {n}, {a}, {b}{', ' + say if say else ''})", s.span)
+
+    def s_Pay(self, s, scope, ind):
+        if not self.rs.money:
+            self.err(s, "REF-UNDEF", "'pay' needs money: declare `money:` in game.yaml")
+        n = self.count(s.amount, scope)
+        a = self.side(s.payer, scope, "who pays")
+        b = self.side(s.payee, scope, "who is paid")
+        say = self.log_clause(s.log, scope, "int")
+        self.emit(ind, f"G.pay({n}, {a}, {b}{', ' + say if say else ''})", s.span)
+
+    def s_Trigger(self, s, scope, ind):
+        typed = [self.expr(a, scope) for a in s.args]
+        codes = [c for c, _ in typed]
+        for i, (a, (_, t)) in enumerate(zip(s.args, typed)):
+            self.passed(("ev", s.event, i), a, t, scope)
+        self.use_event(s, s.event, len(codes))
+        args = "(" + "".join(c + ", " for c in codes) + ")"
+        on = ""
+        if s.targets is not None:
+            on = self.fresh("on")
+            self.emit(ind, f"{on} = G.owners({self.targets(s.targets, scope)})", s.span)
+        # fast: a trigger nobody could hear, with arguments that do nothing
+        # but compute, is skipped (as the reference would find no live handler)
+        quiet = self.fast and not on and all(_pure(a) for a in s.args)
+        if self.fast and not on and not quiet:
+            # arguments that may act or pay: evaluate them first, as the
+            # reference does, then ask whether anyone hears the event
+            held = self.fresh("ta")
+            self.emit(ind, f"{held} = {args}", s.span)
+            args, quiet = held, True
+        if s.default is not None:
+            self.replaceable.add(s.event)
+            if quiet and s.event not in self.heard_instead:
+                self.emit(ind, "if True:", s.span)
+            elif quiet:
+                self.emit(ind, f"if not (G.ev_{s.event} and G.replace({s.event!r}, {args})):",
+                          s.span)
+            else:
+                self.emit(ind, f"if not G.replace({s.event!r}, {args}{', ' + on if on else ''}):",
+                          s.span)
+            self.body(s.default, scope, ind + 1, s.span)
+        if quiet and s.event not in self.heard:
+            if s.default is None:
+                self.emit(ind, "pass", s.span)
+            return
+        guard = f"if G.ev_{s.event}: " if quiet else ""
+        self.emit(ind, f"{guard}G.trigger({s.event!r}, {args}{', ' + on if on else ''})", s.span)
+
+    def s_Reveal(self, s, scope, ind):
+        wc, wt = self.expr(s.what, scope)
+        if wt in ("int", "bool", "str", "none", "side", "space", "row"):
+            self.err(s.what, "TYPE", f"only components are revealed, not {_tname(wt)}")
+        tc, tt = self.expr(s.to, scope)
+        if not (compatible(tt, "side") or compatible(tt, "list:side")):
+            self.err(s.to, "TYPE", f"components are revealed to a side or a list of sides, "
+                     f"not {_tname(tt)}")
+        self.emit(ind, f"G.reveal({wc}, {tc})", s.span)
+
+    def s_Turn(self, s, scope, ind):
+        who = self.side(s.player, scope, "whose turn it is")
+        prev, mover = self.fresh("t"), self.fresh("w")
+        if self.fast:  # Game.begin_turn and end_turn, written out
+            self.emit(ind, f"{prev} = G.current; {mover} = G.current = {who}", s.span)
+            self.emit(ind, f"if G.logging: G.say_turn({mover})", s.span)
+        else:
+            self.emit(ind, f"{prev} = G.begin_turn({who}); {mover} = G.current", s.span)
+        self.emit(ind, "try:", s.span)
+        self.body(s.body, scope, ind + 1, s.span)
+        self.emit(ind, "except:", s.span)  # (bare: no built-in names here; free unless raised)
+        self.emit(ind + 1, "G.note_where()", s.span)
+        self.emit(ind + 1, "raise", s.span)
+        self.emit(ind, "finally:", s.span)
+        self.emit(ind + 1, f"G.current = {prev}" if self.fast else f"G.end_turn({prev})", s.span)
+        # a scenario may check between turns (never while a `win` unwinds)
+        self.emit(ind, f"if G.hooks is not None: G.hooks(G, 'turn', {mover}.id)", s.span)
+
+    def s_Win(self, s, scope, ind):
+        code, t = self.expr(s.who, scope)
+        if not (compatible(t, "side") or compatible(t, "list:side")):
+            self.err(s.who, "TYPE", f"the winner must be a side or a list of sides, not {_tname(t)}")
+        self.emit(ind, f"G.win({code})", s.span)
+
+    def s_EndGame(self, s, scope, ind):
+        self.emit(ind, "G.end_game()", s.span)
