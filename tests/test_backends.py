@@ -67,12 +67,12 @@ def test_the_comparison_sees_a_difference(tmp_path, monkeypatch):
     monkeypatch.setattr(compiler.Compiler, "s_Trigger", deaf)
     monkeypatch.setenv("RULEBOOK_NO_CACHE", "1")
     from interpreter.support import diskcache
-    from interpreter.run import engine
+    from interpreter.run import program
     monkeypatch.setattr(diskcache, "_folder", False)
-    engine._PROGRAMS.clear()
+    program._PROGRAMS.clear()
     found = compare(RULES / "smile_and_gun", range(5), None,
                     {"shadow": "the-river", "infusion": "knockoff"})
-    engine._PROGRAMS.clear()
+    program._PROGRAMS.clear()
     assert found and found[0].what.startswith(("log", "history"))
 
 

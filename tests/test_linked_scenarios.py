@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.run import engine
+from interpreter.run import program
 from interpreter.designer.scenario import run_scenario_file
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "rules"
 RACE = RULES / "tutorial_race"
-LINKED = engine._linked
+LINKED = program._linked
 
 
 def outcome(path):
@@ -32,9 +32,9 @@ def both(path, monkeypatch):
         got = LINKED(*a, **k)
         calls.append(got is not None)
         return got
-    monkeypatch.setattr(engine, "_linked", spy)
+    monkeypatch.setattr(program, "_linked", spy)
     linked = outcome(path)
-    monkeypatch.setattr(engine, "_linked", lambda *a, **k: None)
+    monkeypatch.setattr(program, "_linked", lambda *a, **k: None)
     whole = outcome(path)
     return linked, whole, any(calls)
 

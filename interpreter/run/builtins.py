@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from types import FunctionType
 
-from ..support.limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
 from ..model.state import Comp, FrozenList, RuleError, Side, Space, Zone, cut, display
 from ..model.views import Secret, hidden_comps, knowers, plain, shown
+from ..support.limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
 from .walkcost import nested_items, sort_times
 
 RULES_FILE = "<rules>"  # the file name of generated code, in tracebacks

@@ -9,11 +9,11 @@ budget and log.
 """
 from __future__ import annotations
 
-from .builtins import num
-from ..support.limits import MAX_DECISIONS, MAX_SOME
 from ..model.some import SomeLabels, SomeOffer, chosen, grouped
 from ..model.state import FrozenList, RuleError, Side, display
 from ..model.views import Secret
+from ..support.limits import MAX_DECISIONS, MAX_SOME
+from .builtins import num
 
 
 class Decision:

@@ -16,6 +16,7 @@ from bisect import bisect_right
 
 from ..support.diagnostics import read_line
 
+
 def rule_at(places: list, path: str, line: int) -> str | None:
     """The rule a line of a rule file is in: the last of `places` (path,
     line, name; sorted) to start at or before it in the same file."""

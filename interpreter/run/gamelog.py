@@ -8,12 +8,11 @@ may see is named only to those who may, before and after it moves.
 """
 from __future__ import annotations
 
-from .failures import friendly as _friendly
-from ..support.limits import MAX_LOG, MAX_LOG_CHARS, MAX_LOG_LINE
 from ..model.logwords import and_list, count_of
 from ..model.state import Comp, RuleError, Side, Zone, display
 from ..model.views import Secret, Sourced, hidden_comps, knowers, plain, shown, viewers
-
+from ..support.limits import MAX_LOG, MAX_LOG_CHARS, MAX_LOG_LINE
+from .failures import friendly as _friendly
 
 _ALL = object()  # a log line for everyone
 

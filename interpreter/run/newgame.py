@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import keyword
 
-from ..support.diskcache import compiled_code
 from ..model.state import Comp, FrozenList, PieceRow, Space, Zone
+from ..support.diskcache import compiled_code
 
 FILE = "<new game>"
 LOOPED = 2_000  # more components than this are made by loops (see _components_looped)

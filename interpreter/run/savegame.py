@@ -16,10 +16,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .agents import ScriptedAgent
+from ..load.yamlio import read_text, validator
 from ..support.diagnostics import Diagnostic, DiagnosticError
 from ..support.limits import MAX_JSON_DEPTH
-from ..load.yamlio import read_text, validator
+from .agents import ScriptedAgent
 
 FORMAT = 1
 VARIANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")  # a folder under variants/, nothing else

@@ -1,0 +1,339 @@
+"""Effects: what the rules do to a game (move, place, remove, transfer,
+give, pay with change, roll, shuffle, reveal, draw), each logged as the
+seats may see it (a part of engine.Game)."""
+from __future__ import annotations
+
+from ..model.state import Comp, Side, Zone, display, py_name
+from .builtins import RuleError, kind_of
+from .gamelog import public_place
+from .program import DRAWS_INLINE
+
+
+class Effects:
+    """A part of engine.Game."""
+
+    def move(self, what, dest, top=True, say=None):
+        """Move components to the top (or bottom) of a zone. `say` is the
+        statement's own log line (a `log` clause), or False for none: a draw
+        says its cards in one line."""
+        if type(what) is Comp and type(dest) is Zone:  # one component: the common case
+            items = (what,)
+        elif what is None:
+            return
+        else:
+            items = (what,) if type(what) is Comp else \
+                what.items[:] if type(what) is Zone else list(what)
+            if type(dest) is not Zone:
+                raise RuleError(f"cannot move into {display(dest)}: not a zone")
+            if len(items) > 1:
+                self.fuel -= len(items)
+                if self.fuel < 0:
+                    self.out_of_steps()
+        moved = [] if self.logging else None
+        for c in items:
+            z = c.zone
+            c._seen = None  # what a reveal showed was where it lay
+            if c._hooks and (z is not None and z.live) != dest.live:
+                self._relive(c, dest.live)
+            if z is not None:
+                z.items.remove(c)
+            if top:
+                dest.items.insert(0, c)
+            else:
+                dest.items.append(c)
+            c.zone = dest
+            if moved is not None:
+                moved.append((c, z))
+        if moved and say is not False:
+            self._log_moves(moved, dest, top, say, items if type(what) is Zone else what)
+
+    def place(self, piece, owner, loc, n, say=None):
+        if owner is None:
+            raise RuleError(f"place {piece}: no owner")
+        a = py_name(piece)
+        have = getattr(owner, a)
+        short = n is not None and n > have  # the supply runs out: say so, never silently
+        if n is None or n > have:
+            n = have
+        if self.logging and short:
+            self.say_at((f"{owner.id} has only {have} {piece} left in supply: "
+                         f"{'places ' + str(have) if have else 'places none'} at ", 0),
+                        loc, short=True, event={"kind": "place", "player": owner.id,
+                                                "piece": piece, "count": have, "short": n})
+        if n <= 0:
+            return 0
+        setattr(owner, a, have - n)
+        getattr(loc, a).counts[owner.index] += n
+        if self.logging and not short:
+            event = {"kind": "place", "player": owner.id, "piece": piece, "count": n,
+                     "at": public_place(loc)}
+            if say is None or not self.say_event(say, n, None, None, event=event):
+                self.say_at((f"{owner.id} places {self.program.words.pieces_of(piece, n)} "
+                             "at ", 0), loc, event=event)
+        return n
+
+    def remove(self, piece, owner, loc, n):
+        a = py_name(piece)
+        row = getattr(loc, a).counts
+        owners = self.sides if owner is None else (owner,)
+        total = 0
+        for o in owners:
+            have = row[o.index]
+            k = have if n is None or n > have else n
+            if k > 0:
+                row[o.index] = have - k
+                setattr(o, a, getattr(o, a) + k)
+                total += k
+                if self.logging:
+                    self.say_at((f"{o.id} loses {self.program.words.pieces_of(piece, k)} "
+                                 "at ", 0), loc, event={"kind": "remove", "player": o.id,
+                                                      "piece": piece, "count": k})
+        return total
+
+    def transfer(self, piece, owner, src, dst, n, say=None):
+        attr = py_name(piece)
+        a = getattr(src, attr).counts
+        have = a[owner.index]
+        k = have if n is None or n > have else n
+        if k > 0:
+            a[owner.index] = have - k
+            getattr(dst, attr).counts[owner.index] += k
+            event = {"kind": "transfer", "player": owner.id, "piece": piece, "count": k}
+            if self.logging and (say is None or not self.say_event(
+                    say, k, None, None, event={**event, "from": public_place(src),
+                                               "to": public_place(dst)})):
+                self.say_at((f"{owner.id} moves {self.program.words.pieces_of(piece, k)} "
+                             "from ", 0, " to ", 1), src, dst, event=event)
+        return k
+
+    def give(self, piece, n, giver, taker, say=None):
+        """Move pieces between two sides' supplies (all of them when n is none)."""
+        a = py_name(piece)
+        have = getattr(giver, a)
+        k = have if n is None or n > have else n
+        if k > 0:
+            setattr(giver, a, have - k)
+            setattr(taker, a, getattr(taker, a) + k)
+            if self.logging:
+                event = {"kind": "give", "player": giver.id, "to": taker.id, "piece": piece,
+                         "count": k}
+                if say is None or not self.say_event(say, k, None, None, event=event):
+                    self.say(f"{giver.id} gives {self.program.words.pieces_of(piece, k)} "
+                             f"to {taker.id}", event=event)
+        return k
+
+    def pay(self, amount, payer, payee, say=None):
+        """Pass notes of money worth exactly `amount` from payer to payee. Notes are
+        broken into smaller ones at the bank (exchange of equal value) when
+        the payer cannot make the exact sum; the rules check that the payer
+        can afford it."""
+        if amount is None or amount <= 0:
+            return 0
+        money = self.program.money
+        if amount % money[-1][2]:
+            raise RuleError(f"pay {amount}: not a multiple of the smallest note ({money[-1][2]})")
+        need, give = amount, []
+        for _, a, value in money:  # the greedy split, tried first: it usually fits
+            n = getattr(payer, a)
+            k = need // value
+            if n < k:
+                k = n
+            if k:
+                give.append((a, k))
+                need -= k * value
+                if not need:
+                    break
+        if need:
+            have = sum(getattr(payer, a) * value for _, a, value in money)
+            if have < amount:
+                raise RuleError(f"{payer.id} cannot pay {amount}: holds only {have}")
+            give = self._change_for(amount, payer, payee)
+            if give is None:  # paid with a bigger note, change taken back
+                if self.logging:
+                    self._log_pay(amount, payer, payee, say, " (a bigger note, change back)")
+                return amount
+            give = [(a, k) for a, k in give.items() if k]
+        for a, k in give:
+            setattr(payer, a, getattr(payer, a) - k)
+            setattr(payee, a, getattr(payee, a) + k)
+        if self.logging:
+            self._log_pay(amount, payer, payee, say)
+        return amount
+
+    def _log_pay(self, amount, payer, payee, say, how=""):
+        event = {"kind": "pay", "player": payer.id, "to": payee.id, "amount": amount}
+        if how:
+            event["change"] = True
+        if say is None or not self.say_event(say, amount, None, None, event=event):
+            self.say(f"{payer.id} pays {amount} to {payee.id}{how}", event=event)
+
+    def _change_for(self, amount, payer, payee):
+        """The notes payer hands over for `amount` once the bank (or someone)
+        has broken its bigger notes; None when it overpaid and took change."""
+        money = self.program.money
+        bank = self.side_by_id(self.program.rs.bank)
+        while True:
+            give, need = {}, amount
+            for _, a, value in money:
+                k = min(getattr(payer, a), need // value)
+                give[a] = k
+                need -= k * value
+            if need == 0:
+                return give
+            # break the smallest note bigger than what is still needed
+            big = [(a, v) for _, a, v in reversed(money)
+                   if v > need and getattr(payer, a) - give[a] > 0]
+            # change comes from the bank first, then the payee, then anyone
+            changers = [bank, payee] + [s for s in self.sides if s not in (bank, payee)]
+            if big and any(self._exchange(payer, big[0], c) for c in changers if c is not payer):
+                continue
+            # last resort: hand over the bigger note and take change from the payee
+            if big and self._overpay(payer, payee, give, big[0], need):
+                return None
+            raise RuleError(f"no change can be made for {payer.id}'s payment of {amount}")
+
+    def _overpay(self, payer, payee, give, note, need):
+        piece, value = note
+        back, rest = {}, value - need
+        for _, p, v in self.program.money:
+            k = min(getattr(payee, p) + (give[p] if p in give else 0) +
+                    (1 if p == piece else 0), rest // v)
+            back[p] = k
+            rest -= k * v
+        if rest:
+            return False
+        give = dict(give)
+        give[piece] = give.get(piece, 0) + 1
+        for p, k in give.items():
+            setattr(payer, p, getattr(payer, p) - k)
+            setattr(payee, p, getattr(payee, p) + k)
+        for p, k in back.items():
+            setattr(payee, p, getattr(payee, p) - k)
+            setattr(payer, p, getattr(payer, p) + k)
+        return True
+
+    def _exchange(self, side, note, changer):
+        """`side` swaps one `note` for smaller notes of equal value held by
+        `changer`; False when the changer cannot make that change."""
+        piece, value = note
+        smaller = [(p, v) for _, p, v in self.program.money if v < value]
+        need, take = value, {}
+        for p, v in smaller:
+            k = min(getattr(changer, p), need // v)
+            take[p] = k
+            need -= k * v
+        if need:
+            return False
+        setattr(side, piece, getattr(side, piece) - 1)
+        setattr(changer, piece, getattr(changer, piece) + 1)
+        for p, k in take.items():
+            setattr(changer, p, getattr(changer, p) - k)
+            setattr(side, p, getattr(side, p) + k)
+        return True
+
+    def roll(self, dice, say=None):
+        subject = dice
+        if type(dice) is Comp:
+            dice = (dice,)
+        elif type(dice) is Zone:
+            dice = dice.items
+        rig = self.rig
+        rng = self.rng
+        if rig is None and DRAWS_INLINE:  # no scenario rig: every face is drawn
+            bits = rng.getrandbits
+            for d in dice:
+                d._seen = None  # a new face: a reveal of the old one ends
+                sides = d.u_sides
+                if type(sides) is int and sides > 0:
+                    # randint(1, sides) draws exactly this, through three calls
+                    k = sides.bit_length()
+                    r = bits(k)
+                    while r >= sides:
+                        r = bits(k)
+                    d.u_value = 1 + r
+                else:
+                    d.u_value = rng.randint(1, sides)
+            if self.logging:
+                self._log_roll(dice, say, subject)
+            return
+        for d in dice:
+            d._seen = None
+            if rig is not None and rig.rolls:
+                d.u_value = rig.rolls.pop(0)
+            else:
+                if rig is not None and not rig.told:
+                    rig.told = True
+                    if self.logging:
+                        self.say("rig exhausted; seeded dice from here",
+                                 event={"kind": "note"})
+                sides = d.u_sides
+                # randint(1, sides) draws exactly this, through two more calls
+                d.u_value = 1 + rng._randbelow(sides) if type(sides) is int and sides > 0 \
+                    else rng.randint(1, sides)
+        if self.logging:
+            self._log_roll(dice, say, subject)
+
+    def shuffle(self, zone):
+        self.rng.shuffle(zone.items)
+        for c in zone.items:
+            c._seen = None
+
+    def reveal(self, what, to):
+        """Show components to some sides: their views and logs name them, where
+        they lie, until they move or their zone is shuffled."""
+        if type(what) is Comp:
+            comps = [what]
+        elif what is None:
+            return
+        elif type(what) is Zone:
+            comps = what.items[:]
+        elif isinstance(what, list):
+            comps = what
+        else:
+            raise RuleError(f"only components are revealed, not {kind_of(what)}")
+        sides = [to] if type(to) is Side else to
+        if not isinstance(sides, list) or any(type(s) is not Side for s in sides):
+            raise RuleError(f"components are revealed to sides, not {kind_of(to)}")
+        if not sides:
+            return
+        ids = frozenset(s.id for s in sides)
+        self.fuel -= len(comps)
+        if self.fuel < 0:
+            self.out_of_steps()
+        for c in comps:
+            if type(c) is not Comp:
+                raise RuleError(f"only components are revealed, not {kind_of(c)}")
+            c._seen = ids | c._seen if c._seen else ids
+            if self.logging:
+                self._log_reveal(c, sides)
+
+    def draw(self, n, src, dst, say=None):
+        drawn = []
+        for _ in range(n):
+            if not src.items:
+                break
+            c, at = None, 0
+            forced = self.rig.draws.get(src.name) if self.rig is not None else None
+            if forced:
+                cid = forced.pop(0)
+                c = self.comps_by_id.get(cid)
+                if c is None or c.zone is not src:
+                    raise RuleError(f"rigged draw {cid!r} is not in {src.id}")
+                at = src.items.index(c)
+            elif src.kind == "bag":
+                # randrange(n) draws exactly this, through one more call
+                at = self.rng._randbelow(len(src.items))
+                c = src.items[at]
+            else:
+                c = src.items[0]
+            if c._hooks or self.logging or type(dst) is not Zone:
+                self.move(c, dst, False, False)
+            else:  # move()'s common case, where the drawn component lies known
+                c._seen = None
+                del src.items[at]
+                dst.items.append(c)
+                c.zone = dst
+            drawn.append(c)
+        if self.logging:
+            self._log_draw(drawn, src, dst, say, drawn)
+        return drawn
