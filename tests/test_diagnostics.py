@@ -711,7 +711,7 @@ def test_several_rule_problems_in_one_file_are_all_reported(rs):
 
 def test_problems_in_several_files_are_all_reported(rs):
     gtext = inject(rs, "game.yaml", "\nscore: score", "\nscroe: score")
-    btext = inject(rs, "board.yaml", "\nlinks:", "\nlinks: [")
+    inject(rs, "board.yaml", "\nlinks:", "\nlinks: [")
     ttext = inject(rs, "tables.yaml", "\ntables:", "\ntables:\n  x: 1\ntables:")
     diags = validate(rs)
     got = {(Path(d["path"]).name, d["line"], d["col"], d["code"]) for d in diags}

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from interpreter.run.agents import RandomAgent
 from interpreter.cli.main import main
 from interpreter.run.engine import Game, load_program
-from interpreter.model.views import entry_for, log_for, sees, view_for, viewers, visible
+from interpreter.model.views import entry_for, log_for, sees, view_for, viewers
 
 ROOT = Path(__file__).resolve().parent.parent
 

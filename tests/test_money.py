@@ -3,7 +3,6 @@ import textwrap
 
 import pytest
 
-from interpreter.support.diagnostics import DiagnosticError
 from interpreter.run.engine import Game, load_program
 
 GAME = """

@@ -2,8 +2,8 @@
 
 Parsing YAML and rule text is most of the time `validate` and `play` take
 before the first move. The results are kept in the user's own cache folder
-(`$XDG_CACHE_HOME/rulebook`, else `~/.cache/rulebook`, made private to the
-user), one file per result, named by a hash of the file's path and content
+(found by platformdirs: `$XDG_CACHE_HOME/rulebook`, else `~/.cache/rulebook`
+on Linux; made private to the user), one file per result, named by a hash of the file's path and content
 and of the code that reads it: a changed file, or a new version of the
 reader, simply misses. Only this module writes there, and it writes only
 objects it built itself (documents and syntax trees), so loading them back
@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import Callable
 
+import platformdirs
+
 _folder: Path | None | bool = None  # False: no usable cache this run
 _version: bytes | None = None
 # beyond either bound the oldest entries go, so the folder cannot grow forever
@@ -36,8 +38,9 @@ def folder() -> Path | None:
         _folder = False
         if os.environ.get("RULEBOOK_NO_CACHE"):
             return None
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        path = Path(base) / "rulebook"
+        # the platform's user cache folder ($XDG_CACHE_HOME or ~/.cache on
+        # Linux, ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows)
+        path = platformdirs.user_cache_path("rulebook", appauthor=False)
         try:
             path.mkdir(mode=0o700, parents=True, exist_ok=True)
             st = path.stat()
