@@ -17,7 +17,7 @@ from . import ast as A
 from ..support.diagnostics import Diagnostic, DiagnosticError
 from ..support.diskcache import folder as cache_folder
 from ..support.limits import MAX_NESTING, MAX_NUMBER
-from .parser import Source
+from .source import Source
 from ..support.resources import grammar_text
 
 

@@ -10,28 +10,11 @@ loads it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from . import ast as A
 from ..support.diskcache import cached
+from .source import Source
 
-
-@dataclass
-class Source:
-    path: str
-    text: str
-    line0: int = 0  # file line of the text's first line, minus one
-    col0: int = 0  # column offset of every line (YAML block) ...
-    first_only: bool = False  # ... or of the first line only (YAML flow scalar)
-
-    def pos(self, line: int, col: int) -> tuple[int, int]:
-        if self.first_only and line > 1:
-            return self.line0 + line, col
-        return self.line0 + line, self.col0 + col
-
-    def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+__all__ = ["Source", "parse", "parse_expr", "parse_stmts"]
 
 
 # Parsed modules by source (path, text and place): a run that loads a
