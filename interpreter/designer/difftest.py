@@ -7,7 +7,7 @@ shortcuts are taken only when no log is kept.
 
 The reference back end is the plain compilation of the rules; every
 shortcut of the fast one (compiler.Compiler) must leave games exactly as
-they were. tests/test_backends.py runs a sample of seeds of every shipped
+they were. tests/engine/test_backends.py runs a sample of seeds of every shipped
 ruleset, variant and option set; `tools/bench --compare N` runs N seeds.
 """
 from __future__ import annotations

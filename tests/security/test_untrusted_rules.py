@@ -1,0 +1,455 @@
+"""Rule text is untrusted: it never reaches Python, and every run ends.
+
+Each test writes a small ruleset (or a scenario) into a temporary folder with
+one hostile or runaway rule, and asserts the exact diagnostic: its code, file,
+line and column, computed from the text written (never guessed).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from helpers import cli
+
+from interpreter.run.agents import RandomAgent
+from interpreter.run.engine import Game, load_program
+from interpreter.support.diagnostics import DiagnosticError
+from interpreter.support.limits import MAX_NESTING
+
+GAME_YAML = """\
+kind: game
+id: probe
+name: Probe
+players: 2
+seats:
+  - {id: red}
+  - {id: blue}
+variables:
+  game:
+    counter: 0
+    keep: null
+  side:
+    score: 0
+score: score
+zones:
+  game:
+    pool: {}
+    deck: {type: deck, visibility: hidden}
+  side:
+    hand: {visibility: owner}
+"""
+
+DICE_YAML = """\
+kind: components
+component: die
+attributes:
+  sides: {type: int, default: 6}
+properties:
+  value: 1
+zone: pool
+items:
+  - {id: d6}
+  - {id: d1, sides: 1}
+"""
+
+TABLES_YAML = """\
+kind: tables
+tables:
+  costs: [1, 2, 3]
+  named: {items: 7, values: 8, get: 9}
+"""
+
+FLOW = """\
+game {
+  rounds 1 { main }
+}
+
+def ident(x) { return x }
+
+phase main {
+PROBE
+}
+"""
+
+
+def make(tmp_path: Path, probe: str, extra: dict | None = None, game: str = GAME_YAML) -> Path:
+    """A two-seat ruleset whose one phase runs `probe` (indented by two)."""
+    folder = tmp_path / "probe"
+    folder.mkdir(parents=True)
+    (folder / "game.yaml").write_text(game, encoding="utf-8")
+    (folder / "dice.yaml").write_text(DICE_YAML, encoding="utf-8")
+    (folder / "tables.yaml").write_text(TABLES_YAML, encoding="utf-8")
+    body = "\n".join("  " + line for line in probe.splitlines())
+    (folder / "flow.rules").write_text(FLOW.replace("PROBE", body), encoding="utf-8")
+    for name, text in (extra or {}).items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+
+
+def clean(result):
+    assert "Traceback" not in result.output, result.output
+    assert "INTERNAL" not in result.output, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        repr(result.exception)
+
+
+def diagnostics(folder) -> list[dict]:
+    r = cli("validate", "--format", "json", folder)
+    clean(r)
+    return json.loads(r.stdout)
+
+
+def where(folder: Path, needle: str, file: str = "flow.rules") -> tuple[str, int, int]:
+    text = (folder / file).read_text(encoding="utf-8")
+    i = text.index(needle)
+    return str(folder / file), text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
+
+
+def one(diags, code):
+    found = [d for d in diags if d["code"] == code]
+    assert found, diags
+    return found[0]
+
+
+def at(d, place):
+    assert (d["path"], d["line"], d["col"]) == place, d
+
+
+def run(folder, seed=1, steps=None, logging=False):
+    program, diags = load_program(folder)
+    assert program is not None, [d.short() for d in diags]
+    game = Game(program, seed=seed, agents=[RandomAgent(1), RandomAgent(2)], steps=steps,
+                logging=logging)
+    return game.run()
+
+
+def runtime_error(folder, **kw):
+    try:
+        run(folder, **kw)
+    except DiagnosticError as e:
+        d = e.diagnostics[0]
+        assert d.code == "RUNTIME", d.short()
+        return d
+    raise AssertionError("the game ran to its end")
+
+
+# ------------------------------------------------------------ 1. no way to Python
+EXPLOIT = 'let e = x.__class__.__init__.__globals__["__builtins__"]["exec"]'
+
+
+def test_the_reported_exploit_is_a_syntax_error(tmp_path):
+    folder = make(tmp_path, f"let x = ident(1)\n{EXPLOIT}\nlet ys = most(players, e)")
+    d = one(diagnostics(folder), "SYNTAX")
+    at(d, where(folder, "__class__"))
+    assert "'_'" in d["message"]
+    r = cli("play", folder, "--quiet")
+    clean(r)
+    assert r.exit_code == 1 and "SYNTAX" in r.output
+
+
+def test_the_exploit_in_a_scenario_expectation_is_refused(tmp_path):
+    make(tmp_path, "counter += 1")
+    scenario = tmp_path / "evil.scenario.yaml"
+    scenario.write_text("scenario: evil\nruleset: probe\nseed: 1\nthen: first\nexpect:\n"
+                        "  - that:\n      - 'ident(1).__class__ == none'\n", encoding="utf-8")
+    r = cli("validate", "--format", "json", scenario)
+    clean(r)
+    d = one(json.loads(r.stdout), "SYNTAX")
+    text = scenario.read_text()
+    i = text.index("__class__")
+    assert (d["line"], d["col"]) == (text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i))
+    r = cli("play", "--scenario", scenario)
+    clean(r)
+    assert r.exit_code == 1 and "SYNTAX" in r.output
+
+
+def test_underscore_names_are_refused_everywhere(tmp_path):
+    folder = make(tmp_path, "let _secret = 1\ncounter = _secret")
+    diags = [d for d in diagnostics(folder) if d["code"] == "SYNTAX"]
+    at(diags[0], where(folder, "_secret"))
+
+
+def test_undeclared_attributes_of_unknown_values_stop_at_run_time(tmp_path):
+    # ident() hides the type from the checker; the game's allow-list refuses
+    # a field the list does not have (a side's zone here)
+    folder = make(tmp_path, "keep = ident(players).hand")
+    d = runtime_error(folder)
+    assert (d.path, d.line, d.col) == where(folder, "keep = ident")
+    assert "has no attribute 'hand'" in d.message
+    # a field no value of the ruleset has is refused before play
+    from interpreter.run.engine import validate_ruleset
+    folder = make(tmp_path / "b", "keep = ident(players).append")
+    (d,) = [x for x in validate_ruleset(folder) if x.severity == "error"]
+    assert d.code == "REF-UNDEF" and "field 'append'" in d.message
+    assert (d.path, d.line, d.col) == where(folder, "keep = ident")[:2] + (10,)
+
+
+def test_python_callables_are_never_called(tmp_path):
+    # `p` is typed a side by its `let`, then holds a list: p.index is Python's
+    # list.index, which must never reach a builtin that calls its argument
+    folder = make(tmp_path, "let p = red\np = ident([1, 2])\nlet m = ident(p.index)\n"
+                  "keep = most(players, m)")
+    d = runtime_error(folder)
+    assert (d.path, d.line, d.col) == where(folder, "keep = most")
+    assert "expected a function" in d.message
+
+
+def test_generated_code_has_no_python_builtins(tmp_path):
+    program, _ = load_program(make(tmp_path, "counter += 1"))
+    assert program.ns["__builtins__"] == {}
+    assert not {"open", "exec", "eval", "__import__", "getattr"} & set(program.ns)
+
+
+def test_tables_and_game_lists_cannot_be_changed(tmp_path):
+    folder = make(tmp_path, "let t = ident(tables.costs)\nt[0] = 9")
+    d = runtime_error(folder)
+    assert (d.path, d.line) == where(folder, "t[0] = 9")[:2]
+    assert "cannot be changed" in d.message
+    d = runtime_error(make(tmp_path / "b", "let ps = ident(players)\nps[0] = blue"))
+    assert "cannot be changed" in d.message
+
+
+def test_table_keys_named_like_python_methods_are_just_keys(tmp_path):
+    folder = make(tmp_path, "counter = tables.named.items + tables.named.values + "
+                  "tables.named.get")
+    assert run(folder).v_counter == 24
+
+
+def test_a_function_variable_only_takes_functions(tmp_path):
+    folder = make(tmp_path, "let f = x => x\nf = 3")
+    d = one(diagnostics(folder), "TYPE")
+    at(d, where(folder, "3\n"))
+
+
+def test_duplicate_parameters_are_reported(tmp_path):
+    folder = make(tmp_path, "counter = twice(1, 2)",
+                  extra={"more.rules": "def twice(a, a) { return a }\n"})
+    d = one(diagnostics(folder), "DUP-ID")
+    at(d, where(folder, "def twice", "more.rules"))
+
+
+def test_a_function_named_like_an_overridden_version_does_not_clash(tmp_path):
+    folder = make(tmp_path, "counter = bonus(1)", extra={
+        "a.rules": "def bonus(x) { return 1 }\ndef bonus__0(x) { return 100 }\n"
+                   "def o0f_bonus(x) { return 1000 }\n",
+        "b.rules": "override def bonus(x) { return original(x) + 1 }\n"})
+    assert diagnostics(folder) == []
+    assert run(folder).v_counter == 2
+
+
+# ------------------------------------------------------------ 2. every run ends
+def test_an_endless_while_loop_runs_out_of_steps(tmp_path):
+    folder = make(tmp_path, "while true {\n  counter += 1\n}")
+    d = runtime_error(folder, steps=20_000)
+    assert (d.path, d.line, d.col) == where(folder, "while true")
+    assert "20,000 steps" in d.message and "round 1" in d.hint and "main" in d.hint
+
+
+def test_the_budget_comes_from_game_yaml(tmp_path):
+    folder = make(tmp_path, "while true { counter += 1 }",
+                  game=GAME_YAML + "limits: {steps: 5000}\n")
+    d = runtime_error(folder)
+    assert "5,000 steps" in d.message
+
+
+def test_play_reports_a_runaway_loop_with_its_location(tmp_path):
+    folder = make(tmp_path, "while true { counter += 1 }")
+    r = cli("play", folder, "--quiet", "--max-steps", "10000")
+    clean(r)
+    assert r.exit_code == 1
+    path, line, col = where(folder, "while true")
+    assert f"{path}:{line}:{col}: RUNTIME" in r.output
+
+
+def test_endless_recursion_stops_at_the_recursive_call(tmp_path):
+    folder = make(tmp_path, "counter = down(1)",
+                  extra={"more.rules": "def down(n) { return down(n + 1) }\n"})
+    d = runtime_error(folder)
+    assert (d.path, d.line) == where(folder, "return down", "more.rules")[:2]
+    assert "too deeply" in d.message
+
+
+def test_exponential_recursion_runs_out_of_steps(tmp_path):
+    folder = make(tmp_path, "counter = tree(1)", extra={
+        "more.rules": "def tree(n) {\n  if n > 60 { return 1 }\n"
+                      "  return tree(n + 1) + tree(n + 1)\n}\n"})
+    d = runtime_error(folder, steps=50_000)
+    assert d.path.endswith("more.rules") and "steps" in d.message
+
+
+def test_a_trigger_that_retriggers_itself_ends(tmp_path):
+    folder = make(tmp_path, "trigger ping(1)", extra={
+        "more.rules": "on ping(n) {\n  trigger ping(n + 1)\n}\n"})
+    d = runtime_error(folder)
+    assert d.path.endswith("more.rules") and "too deeply" in d.message
+
+
+def test_waiting_for_a_face_a_one_sided_die_never_shows(tmp_path):
+    folder = make(tmp_path, 'let d = component("d1")\nroll d\nwhile d.value != 2 {\n'
+                  '  roll d\n}')
+    d = runtime_error(folder, steps=30_000)
+    assert (d.path, d.line) == where(folder, "while d.value")[:2]
+
+
+def test_a_log_in_an_endless_loop_ends(tmp_path):
+    folder = make(tmp_path, 'while true {\n  log "again"\n}')
+    d = runtime_error(folder, logging=True)
+    assert (d.path, d.line) in (where(folder, "while true")[:2], where(folder, 'log "')[:2])
+
+
+def test_numbers_that_grow_without_end_stop(tmp_path):
+    folder = make(tmp_path, "counter = 2\nwhile true {\n  counter = counter * counter\n}")
+    d = runtime_error(folder)
+    assert (d.path, d.line) == where(folder, "counter = counter *")[:2]
+    assert "limit" in d.message
+    d = runtime_error(make(tmp_path / "b", "counter = 2\nwhile true {\n  counter += counter\n}"))
+    assert "limit" in d.message
+
+
+def test_lists_and_text_that_double_stop(tmp_path):
+    d = runtime_error(make(tmp_path, "let xs = [1]\nwhile true {\n  xs = xs + xs\n}"))
+    assert "items" in d.message
+    d = runtime_error(make(tmp_path / "b", 'let s = "ab"\nwhile true {\n  s = "{s}{s}"\n}'))
+    assert "characters" in d.message
+    d = runtime_error(make(tmp_path / "c", "keep = range(1000000000)"))
+    assert "range()" in d.message
+
+
+def test_a_huge_number_literal_is_a_located_error(tmp_path):
+    folder = make(tmp_path, "counter = " + "9" * 5000)
+    d = one(diagnostics(folder), "LIMIT")
+    at(d, where(folder, "9999"))
+
+
+def test_deep_nesting_is_a_located_error(tmp_path):
+    # parentheses alone add no nesting: (((1))) is the number 1
+    assert diagnostics(make(tmp_path / "p", "counter = " + "(" * 3000 + "1" + ")" * 3000)) == []
+    for i, probe in enumerate(["counter = " + "1 + " * 400 + "1",
+                               "counter = " + "-" * 300 + "1",
+                               "counter = " + "[" * 300 + "1" + "]" * 300,
+                               "".join("  " * k + "for p%d in players {\n" % k for k in range(30))
+                               + "counter += 1\n" + "}\n" * 30]):
+        folder = make(tmp_path / str(i), probe)
+        d = one(diagnostics(folder), "LIMIT")
+        assert d["path"] == str(folder / "flow.rules") and d["line"] >= 8, d
+        assert str(MAX_NESTING) in d["message"]
+
+
+def test_twenty_nested_loops_within_the_limit_are_a_located_error_or_run(tmp_path):
+    # Python allows 20 nested blocks in one function: past that the engine
+    # reports LIMIT at the rule rather than failing inside Python's compiler
+    probe = "".join("for p%d in [1] {\n" % k for k in range(19)) + "counter += 1\n" + "}\n" * 19
+    folder = make(tmp_path, probe)
+    diags = diagnostics(folder)
+    if diags:
+        d = one(diags, "LIMIT")
+        assert d["path"].endswith("flow.rules")
+    else:
+        assert run(folder).v_counter == 1
+
+
+def test_the_decision_cap_says_where_the_game_goes_round_in_circles(tmp_path, monkeypatch):
+    import interpreter.run.decisions as decisions
+
+    monkeypatch.setattr(decisions, "MAX_DECISIONS", 50)
+    folder = make(tmp_path, 'while true {\n  choose red as spin {\n    option "a" { }\n'
+                  '    option "b" { }\n  }\n}')
+    d = runtime_error(folder)
+    assert (d.path, d.line) == where(folder, "choose red")[:2]
+    assert re.search(r"round in circles here \(red spin", d.message), d.message
+
+
+def test_costly_steps_stop_by_the_clock(tmp_path, monkeypatch):
+    import interpreter.run.engine as engine
+
+    # each turn compares two 10,000-item lists: the comparison pays a step
+    # an item, so a budget far past what a second can spend leaves the clock,
+    # read between chunks of steps, to stop it
+    monkeypatch.setattr(engine, "MAX_SECONDS", 1)
+    folder = make(tmp_path, "let a = ident(range(10000))\nlet b = ident(range(10000))\n"
+                  "while true {\n  if a == b { counter += 1 }\n}")
+    d = runtime_error(folder, steps=10**12)
+    assert (d.path, d.line) in (where(folder, "if a == b")[:2], where(folder, "while true")[:2])
+    assert "1 seconds" in d.message
+
+
+# ---- the fast back end's shortcuts, used as a hostile rule file would -------
+def both(folder, **kw):
+    """The finished game on each back end (logging on)."""
+    out = {}
+    for backend in ("fast", "reference"):
+        program, diags = load_program(folder, backend=backend)
+        assert program is not None, [d.short() for d in diags]
+        out[backend] = Game(program, seed=1, agents=[RandomAgent(1), RandomAgent(2)],
+                            logging=True, **kw).run()
+    return out["fast"], out["reference"]
+
+
+def test_a_table_text_folded_into_the_code_stays_text(tmp_path):
+    motto = "'); __import__('os').system('echo owned'); ('\"\\n"
+    folder = make(tmp_path, 'log "{tables.motto}"', extra={
+        "more.yaml": "kind: tables\ntables:\n  motto: " + json.dumps(motto) + "\n"})
+    fast, ref = both(folder)
+    assert [e["text"] for e in fast.log] == [e["text"] for e in ref.log]
+    assert any(e["text"] == motto for e in fast.log)
+
+
+def test_events_named_like_engine_fields_clash_with_nothing(tmp_path):
+    folder = make(tmp_path, "trigger fuel()\ntrigger trigger()\ntrigger fuel()", extra={
+        "more.rules": "on fuel() { counter += 1 }\non trigger() { counter += 10 }\n"})
+    fast, ref = both(folder)
+    assert fast.v_counter == ref.v_counter == 12
+    assert fast.steps_used() == ref.steps_used()
+
+
+def test_an_indexed_lookup_of_a_list_finds_nothing_as_the_scan_does(tmp_path):
+    folder = make(tmp_path, 'keep = ident([6])\nlet d = first(components("die"), '
+                  'x => x.sides == keep)\nif d == none { counter = 1 }')
+    assert "first_by" in load_program(folder)[0].compiled.source  # the index is used
+    fast, ref = both(folder)
+    assert fast.v_counter == ref.v_counter == 1
+
+
+def test_an_endless_loop_of_indexed_lookups_runs_out_of_steps(tmp_path):
+    folder = make(tmp_path, 'while true {\n  keep = first(components("die"), x => x.id == "d6")\n}')
+    d = runtime_error(folder, steps=20_000)
+    assert d.path.endswith("flow.rules") and "20,000 steps" in d.message
+
+
+def test_a_one_player_window_offers_again_after_each_use(tmp_path):
+    """Used, an ability is offered again at the same window until the player
+    passes or nothing is usable: on both back ends (the fast one opens a
+    one-player window without a window object)."""
+    from interpreter.run.agents import FirstAgent
+    folder = make(tmp_path, "window bump() for red\nwindow bump() for blue", extra={
+        "more.rules": 'ability "bump" at bump(p) when counter < 3 { counter += 1 }\n'})
+    for backend in ("fast", "reference"):
+        program, diags = load_program(folder, backend=backend)
+        assert program is not None, [d.short() for d in diags]
+        game = Game(program, seed=1, agents=[FirstAgent(), FirstAgent()], logging=True)
+        game.run()
+        assert game.v_counter == 3, backend
+        assert sum(1 for e in game.log if e.get("player") == "red" and
+                   e.get("choice") == "bump") == 3, backend
+
+
+def test_a_win_inside_an_option_condition_pays_the_same_steps(tmp_path):
+    """An option loop whose test runs a rule function (which may end the
+    game) pays its steps turn by turn on the fast back end too."""
+    folder = make(tmp_path, 'choose red as pick {\n'
+                  '  option "n{i}" for i in range(50) when stop(i) { }\n}', extra={
+                      "more.rules": "def stop(i) {\n  if i == 3 { win red }\n  return true\n}\n"})
+    fast, ref = both(folder)
+    assert [w.id for w in fast.winners] == [w.id for w in ref.winners] == ["red"]
+    assert fast.steps_used() == ref.steps_used()
+
+
+def test_an_endless_option_loop_runs_out_of_steps_where_it_is_written(tmp_path):
+    folder = make(tmp_path, 'choose red as pick {\n'
+                  '  option "{i}-{j}" for i in range(5000), j in range(5000) { }\n}')
+    d = runtime_error(folder, steps=50_000)
+    assert d.path.endswith("flow.rules") and "50,000 steps" in d.message, d.short()
+    assert d.line == where(folder, "option")[1]
