@@ -21,16 +21,19 @@ class Texts:
         who may not see it wherever the text goes. The plain joined code
         stays the fast way when checks made in place show nothing hides."""
         parts, raw, grows, tests, built = [], [], False, [], False
+        lit = ""  # the literal text raw ends with
         for p in n.parts:
             if isinstance(p, str):
                 parts.append(repr(p))
-                if len(raw) % 2:
-                    raw[-1] = raw[-1] + f" + {p!r}"
+                if len(raw) % 2:  # (text after text: one literal)
+                    lit += p
+                    raw[-1] = repr(lit)
                 else:
+                    lit = p
                     raw.append(repr(p))
                 continue
-            if len(raw) % 2 == 0:
-                raw.append("''")
+            if not raw:
+                raw.append("''")  # (no text before the first value)
             code, t, shown = self.shown_code(p, scope)
             raw.append(shown)
             if "G.sourced(" in shown:
@@ -74,7 +77,8 @@ class Texts:
                     tests.append(f"{code}.__class__ in PLAIN")
                 else:
                     built = True
-            raw.append("''")
+            raw.append("''")  # the text after it (more may join it)
+            lit = ""
         if built:
             return f"B_built(G, ({', '.join(raw)},))", "str"
         if not parts:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..language import ast as A
 from . import boardsvg
+from ..model.logwords import and_list
 from .describe import (
     Line,
     Vocab,
@@ -672,15 +673,10 @@ def _changes(folder: Path, rs) -> list:
         if not many:
             out.append(Line(f"{verb} {one}."))
         elif one == "the game's":
-            out.append(Line(f"{verb} the game's {_and(names)}."))
+            out.append(Line(f"{verb} the game's {and_list(names)}."))
         else:
-            out.append(Line(f"{verb} {one if len(names) == 1 else many} {_and(names)}."))
+            out.append(Line(f"{verb} {one if len(names) == 1 else many} {and_list(names)}."))
     return out
-
-
-def _and(items) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _lower(t: str) -> str:

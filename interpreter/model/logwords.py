@@ -44,8 +44,9 @@ def counted(n: int, one: str, many: str | None = None) -> str:
     return f"{'no' if n == 0 else n} {many or plural(one)}"
 
 
-def and_list(words: list) -> str:
-    """'4', '4 and 2', '4, 2 and 6'."""
+def and_list(words) -> str:
+    """'4', '4 and 2', '4, 2 and 6' (of any iterable of words)."""
+    words = list(words)
     if not words:
         return "nothing"
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

@@ -453,3 +453,15 @@ def test_an_endless_option_loop_runs_out_of_steps_where_it_is_written(tmp_path):
     d = runtime_error(folder, steps=50_000)
     assert d.path.endswith("flow.rules") and "50,000 steps" in d.message, d.short()
     assert d.line == where(folder, "option")[1]
+
+
+def test_the_helpers_generated_code_uses_are_out_of_a_rules_reach(tmp_path):
+    """The names the compiler's own code uses (the secret-text helpers among
+    them) are no names of the language: a rule that says them is an
+    undefined name, and a text it builds stays a text."""
+    for i, name in enumerate(["Secret", "PLAIN", "Comp", "B_built", "show", "G"]):
+        folder = make(tmp_path / str(i), f"let x = {name}")
+        assert one(diagnostics(folder), "REF-UNDEF")["message"] == f"undefined name {name!r}"
+    # a secret text is a text: Python's attributes of it are no fields
+    folder = make(tmp_path / "t", 'let t = "{players}"\nlog "{t.__class__}"')
+    assert "may not begin with '_'" in one(diagnostics(folder), "SYNTAX")["message"]
