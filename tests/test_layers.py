@@ -57,3 +57,64 @@ def test_the_check_finds_an_import_from_above(tmp_path, monkeypatch):
     (fake / "run" / "x.py").write_text("def f():\n    from ..cli.main import main\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", fake)
     assert imports(fake / "run" / "x.py") == [("cli", 2)]
+
+
+# the compiler's checker: every diagnostic the compiler makes is made there
+CHECKER = {"checker.py", "typecheck.py"}
+# ways to report: a method of the checker, or a Diagnostic made in place
+REPORTS = ("err", "undef", "no_attr")
+
+
+def reports(path: Path) -> list[int]:
+    """Lines of `path` that make a diagnostic themselves."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Name) and f.id == "Diagnostic" or \
+                isinstance(f, ast.Attribute) and f.attr in REPORTS and \
+                isinstance(f.value, ast.Name) and f.value.id == "self":
+            out.append(node.lineno)
+    return out
+
+
+def test_only_the_checker_reports():
+    wrong = [f"interpreter/compile/{p.name}:{line}" for p in sorted((PACKAGE / "compile").glob("*.py"))
+             if p.name not in CHECKER for line in reports(p)]
+    assert wrong == []
+
+
+def test_the_report_check_finds_one(tmp_path):
+    p = tmp_path / "x.py"
+    p.write_text("class X:\n    def f(self):\n        self.err(1, 'TYPE', 'no')\n"
+                 "        return Diagnostic('a', 1, 1, 'TYPE', 'no')\n")
+    assert reports(p) == [3, 4]
+
+
+# the sizes a newcomer can read: a module, a class
+MAX_MODULE_LINES = 800
+MAX_CLASS_LINES = 500
+
+
+def too_big(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    out = []
+    lines = text.count("\n")
+    if lines > MAX_MODULE_LINES:
+        out.append(f"{path.name}: {lines} lines")
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno > MAX_CLASS_LINES:
+            out.append(f"{path.name}: class {node.name} of {node.end_lineno - node.lineno} lines")
+    return out
+
+
+def test_no_module_or_class_too_big():
+    wrong = [w for p in sorted(PACKAGE.rglob("*.py")) for w in too_big(p)]
+    assert wrong == []
+
+
+def test_the_size_check_finds_one(tmp_path):
+    p = tmp_path / "big.py"
+    p.write_text("class Big:\n" + "    x = 1\n" * (MAX_CLASS_LINES + 1))
+    assert too_big(p) == [f"big.py: class Big of {MAX_CLASS_LINES + 1} lines"]

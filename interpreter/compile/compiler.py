@@ -24,16 +24,13 @@ game's step budget; arithmetic that could grow without end is range-checked.
 """
 from __future__ import annotations
 
-import dataclasses
-import difflib
-import re
-from pathlib import Path
 
 from ..language import ast as A
-from ..language.types import BUILTINS, of_value
+from ..language.types import of_value
 from ..load.ruleset import RESERVED_ATTRS, Ruleset
 from ..support.diagnostics import Diagnostic, collapse
-from .common import _EFFECTS, _ID_CHARS, ANY_FIELDS, Compiled, Scope, Var, _walk
+from .checker import Checker, undefined_names
+from .common import _ID_CHARS, ANY_FIELDS, Compiled, Scope, Var
 from .decisions import Decisions
 from .events import Events
 from .expressions import Expressions
@@ -42,7 +39,7 @@ from .statements import Statements
 from .texts import Texts
 
 
-class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
+class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, Events):
     def __init__(self, rs: Ruleset, backend: str = "fast", param_types: dict | None = None,
                  untyped: dict | None = None):
         self.rs = rs
@@ -110,15 +107,6 @@ class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
         self.globals = self._globals()
 
     # ---------------------------------------------------------------- helpers
-    def err(self, node, code, msg, hint="", severity="error"):
-        sp = node.span if isinstance(node, A.Node) else node
-        self.diags.append(Diagnostic(sp.path, sp.line, sp.col, code, msg, severity, hint))
-
-    def undef(self, node, what, name, known):
-        near = difflib.get_close_matches(name, sorted(known), n=1)
-        self.err(node, "REF-UNDEF", f"undefined {what} {name!r}",
-                 hint=f"did you mean {near[0]!r}?" if near else "")
-
     def emit(self, indent, text, span):
         if indent == 0 and text.startswith("def "):
             self.py_fn = text[4:text.index("(")]  # whose locals `let` declares now
@@ -143,13 +131,6 @@ class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
         self.emit(indent, "G.fuel -= 1", span)
         self.emit(indent, "if G.fuel < 0: G.out_of_steps()", span)
 
-    def check_params(self, node, params):
-        seen = set()
-        for p in params:
-            if p in seen:
-                self.err(node, "DUP-ID", f"parameter {p!r} is named twice")
-            seen.add(p)
-
     def _globals(self) -> Scope:
         rs = self.rs
         g = Scope()
@@ -161,10 +142,10 @@ class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
             else:
                 g.names[name] = Var(f"G.v_{name}", t)
         for sid, _ in rs.seats + rs.sides:
-            self._clash(g, sid, ("side", sid))
+            self.clash(g, sid, ("side", sid))
             g.names[sid] = Var(f"G.n_{sid}", "side", False)
         for name in rs.zone_names("game"):
-            self._clash(g, name, ("zone", "game", name))
+            self.clash(g, name, ("zone", "game", name))
             g.names[name] = Var(f"G.z_{name}", "zone", False)
         fixed = {"players": ("G.players", "list:side"), "sides": ("G.sides", "list:side"),
                  "current": ("G.current", "side"), "round": ("G.round", "int"),
@@ -175,19 +156,9 @@ class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
                 where = rs.where.get(("var", "game", name)) or rs.where.get(("side", name)) or \
                     rs.where.get(("zone", "game", name))
                 if where:
-                    self.diags.append(Diagnostic(*where, "DUP-ID",
-                                                 f"{name!r} is a built-in name of the language"))
+                    self.builtin_clash(name, where)
             g.names[name] = Var(code, t, False)
         return g
-
-    def _clash(self, g, name, key):
-        """Seats, sides, game variables and game zones share one namespace."""
-        if name in g.names:
-            where = self.rs.where.get(key)
-            if where:
-                self.diags.append(Diagnostic(*where, "DUP-ID",
-                                             f"{name!r} already names another thing "
-                                             "(a variable, side or zone)"))
 
     # ---------------------------------------------------------------- driver
     def _collect(self, modules):
@@ -199,16 +170,12 @@ class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
         for m in modules:
             for it in m.items:
                 if isinstance(it, A.Game):
-                    if game is not None:
-                        self.err(it, "DUP-ID", "a ruleset has one 'game' block; another is at "
-                                 f"{game.span.path}:{game.span.line}")
-                    else:
+                    if self.check_game_block(it, game):
                         game = it
                 elif isinstance(it, A.Phase):
                     self._define(self.phases, it, "phase")
                 elif isinstance(it, A.Func):
-                    if it.name in BUILTINS or it.name in ("original", "collect"):
-                        self.err(it, "DUP-ID", f"{it.name!r} is a built-in function")
+                    self.check_function_name(it)
                     self._define(self.funcs, it, "function")
                 elif isinstance(it, A.GamePart):
                     parts.append(it)
@@ -232,23 +199,10 @@ class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
     def compile(self, modules) -> Compiled | None:
         game, parts = self._collect(modules)
         if game is None:
-            path = self.rs.where.get("game", (str(self.rs.path), 1, 1))[0]
-            self.diags.append(Diagnostic(path, 1, 1, "REF-UNDEF",
-                                         "no 'game { ... }' block in any .rules file",
-                                         hint="the game block lists setup, rounds and finish"))
+            self.no_game_block()
             return None
         self.emit(0, "# generated from rule files; see the line map for positions", A.NOWHERE)
-        phases = []
-        for name, span in game.phases:
-            if name not in self.phases:
-                self.undef(span, "phase", name, self.phases)
-            else:
-                phases.append((name, f"p_{name}"))
-        listed = {n for n, _ in game.phases}
-        for name, ph in self.phases.items():
-            if name not in listed:
-                self.err(ph, "UNREACHABLE", f"phase {name!r} is never played",
-                         hint="list it in the game's rounds", severity="warning")
+        phases = [(name, f"p_{name}") for name in self.check_phases(game)]
         rounds_fn = None
         setup = self.game_part("setup", game.setup, game, parts)
         finish = self.game_part("finish", game.finish, game, parts)
@@ -297,51 +251,10 @@ class Compiler(Expressions, Statements, Decisions, Texts, FastPasses, Events):
                 done.add(it.name)
                 self.versions(f"f_{it.name}", self.chains[("function", it.name)])
         # a handler or ability whose event or window only the extra code starts
-        for entry in self.handler_defs:
-            h = entry[1] if isinstance(entry, tuple) else entry
-            used = self.events_used.get(h.event)
-            if h.event not in (base.events or {}) and used is not None and \
-                    used[0] != len(h.params):
-                self.err(h, "ARITY", f"event {h.event!r} is triggered with {used[0]} "
-                         f"argument(s) but this handler takes {len(h.params)}")
-        for entry in self.ability_defs:
-            ab = entry[1] if isinstance(entry, tuple) else entry
-            used = self.windows_used.get(ab.window)
-            if ab.window not in (base.windows or {}) and used is not None and ab.params and \
-                    used[0] != len(ab.params) - 1:
-                self.err(ab, "ARITY", f"window {ab.window!r} passes {used[0]} argument(s) but "
-                         f"this ability takes {len(ab.params) - 1} after the player")
+        self.check_extra_events(base)
         if self.fast:
             self._fast_passes()
         return self.lines, self.spans
-
-
-    def only_reads(self, body, what="a summary", hint="a summary holds let, if, for and log"):
-        """A text made only when the game is logged (a `summary`, a log line):
-        it may not change the game, or a logged game would play differently."""
-        lets = {sub.name for sub in _walk(body) if isinstance(sub, A.Let)}
-        for sub in _walk(body):
-            bad = None
-            if isinstance(sub, A.Collect):
-                bad = "collects from handlers, which may change it"
-            elif isinstance(sub, A.Call) and isinstance(sub.func, A.Name) and \
-                    sub.func.id in self.changers():
-                bad = f"calls {sub.func.id}(), which changes the game"
-            elif self.draws(sub) or (isinstance(sub, A.Call) and isinstance(sub.func, A.Name)
-                                     and sub.func.id in self.drawers()):
-                # a logged and a quiet game would draw differently
-                bad = f"calls {sub.func.id}(), which draws from the game's random generator"
-            elif isinstance(sub, A.Assign):
-                if not (isinstance(sub.target, A.Name) and sub.target.id in lets):
-                    bad = "changes the game (only its own `let` names may change)"
-            elif isinstance(sub, _EFFECTS):
-                bad = "changes the game"
-            if bad:
-                self.err(sub, "TYPE", f"{what} only reads the game, but this {bad}", hint=hint)
-                return
-
-
-    _any_fields = None
 
 
     bound: dict = {}  # name -> how often the function being compiled binds it (block)
@@ -360,75 +273,10 @@ def compile_ruleset(rs: Ruleset, extra: list | None = None, backend: str = "fast
     # a component's rules are checked for each of its copies (`count:`): a
     # mistake in them is one mistake
     diags = collapse(c.diags, "found {n} times: once for each component that shares this text")
-    diags = _undefined_names(diags, modules, rs)
+    diags = undefined_names(diags, modules, rs)
     if c.fast and compiled is not None and not any(d.severity == "error" for d in diags):
         compiled = _typed(rs, modules, c, compiled)
     return compiled, diags
-
-
-_UNDEFINED = re.compile(r"^undefined name '([a-z_][a-z0-9_]*)'$")
-_ZONE_FIELDS = {"size", "top", "items"}
-
-
-def _undefined_names(diags, modules, rs) -> list:
-    """Each undefined name once: at its first use, the other uses listed,
-    with where to declare it, judged by how the rules use it (a zone moved
-    to, drawn from or shuffled; a variable assigned)."""
-    uses: dict = {}
-    for d in diags:
-        m = _UNDEFINED.match(d.message) if d.code == "REF-UNDEF" else None
-        if m:
-            uses.setdefault(m.group(1), []).append(d)
-    if not uses:
-        return diags
-    how: dict = {}
-    items = [it for m in modules for it in m.items] + \
-        [it for c in rs.components if c.rules is not None for it in c.rules.items]
-    for n in _walk(items):
-        spots = []
-        if isinstance(n, A.Move):
-            spots = [(n.dest, "zone")]
-        elif isinstance(n, A.Draw):
-            spots = [(n.src, "zone"), (n.dst, "zone")]
-        elif isinstance(n, (A.Shuffle, A.Roll)):
-            spots = [(getattr(n, "zone", None) or getattr(n, "what", None), "zone")]
-        elif isinstance(n, A.Attr) and n.name in _ZONE_FIELDS:
-            spots = [(n.obj, "zone")]
-        elif isinstance(n, A.Assign):
-            spots = [(n.target, "variable")]
-        for node, kind in spots:
-            if isinstance(node, A.Name) and node.id in uses:
-                how.setdefault(node.id, set()).add(kind)
-    out, done = [], set()
-    for d in diags:
-        m = _UNDEFINED.match(d.message) if d.code == "REF-UNDEF" else None
-        if not m:
-            out.append(d)
-            continue
-        name = m.group(1)
-        if name in done:
-            continue
-        done.add(name)
-        kinds = how.get(name, set())
-        if kinds == {"zone"}:
-            where = f"a zone: declare it in game.yaml under `zones: game:` ({name}: {{}})"
-        elif kinds == {"variable"}:
-            where = (f"a variable: declare it in game.yaml under `variables: game:`, or "
-                     f"write `let {name} = ...` for a name of this rule alone")
-        elif d.hint:  # a near name is the likelier fix
-            where = ""
-        else:
-            where = ("declare it in game.yaml (`zones:` for a zone, `variables:` for a "
-                     "variable), or with `let` in the rule")
-        others = uses[name][1:]
-        also = ""
-        if others:
-            shown = ", ".join(f"{Path(o.path).name}:{o.line}" for o in others[:6])
-            also = f"; also used at {shown}" + (f" and {len(others) - 6} more"
-                                                  if len(others) > 6 else "")
-        hint = "; ".join(x for x in (d.hint, where, also[2:]) if x)
-        out.append(dataclasses.replace(d, hint=hint))
-    return out
 
 
 __all__ = ["compile_ruleset", "Compiled", "RESERVED_ATTRS"]

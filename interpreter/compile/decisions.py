@@ -298,11 +298,7 @@ class Decisions:
         codes = [c for c, _ in typed]
         for i, (a, (_, t)) in enumerate(zip(s.args, typed)):
             self.passed(("win", s.name, i), a, t, scope)
-        prev = self.windows_used.get(s.name)
-        if prev is not None and prev[0] != len(codes):
-            self.err(s, "ARITY", f"window {s.name!r} opens with {len(codes)} argument(s) here but "
-                     f"with {prev[0]} at {prev[1].path}:{prev[1].line}")
-        self.windows_used.setdefault(s.name, (len(codes), s.span))
+        self.use_window(s, len(codes))
         who, wt = self.expr(s.who, scope)
         if s.round_robin:
             self.expect(s.who, wt, "list:side", "the players of a window")

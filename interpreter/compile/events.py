@@ -3,7 +3,7 @@ what each event passes, and the scopes of their parameters."""
 from __future__ import annotations
 
 from ..language import ast as A
-from .common import Scope, Var, _rebound, _tname
+from .common import Scope, Var, _rebound
 
 
 class Events:
@@ -12,35 +12,22 @@ class Events:
     def game_part(self, part, body, game, parts):
         overrides = [p for p in parts if p.part == part]
         if body is None:
-            for p in overrides:
-                self.err(p, "REF-UNDEF", f"'override {part}' overrides nothing: the game has "
-                         f"no {part} block")
+            self.check_overrides_of(part, overrides)
             return None
         self.versions(f"g_{part}", [A.GamePart(part, body, span=game.span)] + overrides)
         return f"g_{part}"
 
     def _define(self, table, node, what):
         key = (what, node.name)
-        if getattr(node, "override", False):
-            if node.name not in table:
-                self.undef(node, f"{what} to override", node.name, table)
-                return
-            prev = table[node.name]
-            if what == "function" and len(prev.params) != len(node.params):
-                self.err(node, "ARITY", f"override of {node.name!r} takes {len(node.params)} "
-                         f"parameter(s); the original takes {len(prev.params)}")
+        how = self.check_define(table, node, what)
+        if how == "override":
             table[node.name] = node
             self.chains[key].append(node)
-            return
-        if node.name not in table:
+        elif how == "new":
             self.chains[key] = [node]
-        if node.name in table:
-            first = table[node.name].span
-            self.err(node, "DUP-ID", f"{what} {node.name!r} is defined twice "
-                     f"(first at {first.path}:{first.line})")
-            self.duplicates.append(node)  # still checked, under a throwaway name
-        else:
             table[node.name] = node
+        elif how == "duplicate":
+            self.duplicates.append(node)  # still checked, under a throwaway name
 
     def function(self, pyname, params, body, node, scope, extra=()):
         self.check_params(node, params)
@@ -99,8 +86,7 @@ class Events:
         out = []
         for order, entry in enumerate(self.ability_defs):
             owner, ab = entry if isinstance(entry, tuple) else (None, entry)
-            if not ab.params:
-                self.err(ab, "ARITY", "an ability's first parameter is the player using it")
+            if not self.check_ability_params(ab):
                 continue
             scope = self.card_scope(owner, ab.params)
             if len(set(ab.params)) == len(ab.params):  # the window's arguments, as inferred
@@ -123,45 +109,11 @@ class Events:
             out.append((ab.window, ab.label, owner, cond, body, len(ab.params) - 1, ab))
         return out
 
-    def check_events(self):
-        for entry in self.handler_defs:
-            h = entry[1] if isinstance(entry, tuple) else entry
-            used = self.events_used.get(h.event)
-            if used is None:
-                self.err(h, "UNREACHABLE", f"no rule triggers event {h.event!r}",
-                         hint="a 'trigger' or 'collect' of this name runs the handler",
-                         severity="warning")
-            elif h.instead and h.event not in self.replaceable:
-                self.err(h, "UNREACHABLE", f"event {h.event!r} is never triggered with a "
-                         "default block, so this 'instead' handler never runs",
-                         hint="write: trigger NAME(...) { default rules }", severity="warning")
-            elif used[0] != len(h.params):
-                self.err(h, "ARITY", f"event {h.event!r} is triggered with {used[0]} "
-                         f"argument(s) but this handler takes {len(h.params)}")
-        for window, label, owner, cond, body, nargs, ab in self.abilities_checked():
-            used = self.windows_used.get(window)
-            if used is None:
-                self.err(ab, "UNREACHABLE", f"no rule opens window {window!r}", severity="warning")
-            elif used[0] != nargs:
-                self.err(ab, "ARITY", f"window {window!r} passes {used[0]} argument(s) but this "
-                         f"ability takes {nargs} after the player")
-
     def abilities_checked(self):
         return self._abilities
 
     def targets(self, node, scope):
         """`on X`: the components whose handlers run (a component, list or zone)."""
         code, t = self.expr(node, scope)
-        if t in ("int", "bool", "str", "none", "side", "space", "row") or \
-                t.startswith("table") or t == "options":
-            self.err(node, "TYPE", f"'on' names components (a component, a list or a zone), "
-                     f"not {_tname(t)}")
+        self.check_targets(node, t)
         return code
-
-    def use_event(self, node, event, arity):
-        prev = self.events_used.get(event)
-        if prev is not None and prev[0] != arity:
-            self.err(node, "ARITY", f"event {event!r} is triggered with {arity} argument(s) here "
-                     f"but with {prev[0]} at {prev[1].path}:{prev[1].line}")
-        elif prev is None:
-            self.events_used[event] = (arity, node.span)

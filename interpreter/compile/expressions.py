@@ -1,168 +1,28 @@
-"""Expressions: each e_<Node> method checks one kind of expression and
-returns its Python code with its type; field and call typing live here."""
+"""Expressions: each e_<Node> method writes one kind of expression as
+Python and returns the code with its type, asking the checker (checker.py)
+what the expression means."""
 from __future__ import annotations
 
-import difflib
 import math
 
 from ..language import ast as A
-from ..language.types import BUILTINS, compatible, elem, is_list, list_of, of_value
+from ..language.types import BUILTINS, elem, is_list, list_of
 from ..model.state import py_name, to_table
 from ..support.limits import MAX_NUMBER
 from .common import (
     _WALKERS,
     ANY_FIELDS,
-    ATTR_TYPES,
     BUILTIN_FIELDS,
     PUBLIC_FIELDS,
     Var,
     _paid_for,
     _pure,
-    _tname,
     _walk,
 )
 
 
 class Expressions:
     """The Compiler's expressions (a part of compiler.Compiler)."""
-
-    # ---------------------------------------------------------------- types
-    def expect(self, node, got, want, what):
-        if not compatible(got, want):
-            self.err(node, "TYPE", f"{what} must be {_tname(want)}, not {_tname(got)}")
-
-    def attr_type(self, node, t, name) -> tuple[str, bool] | None:
-        """(type, assignable) of attribute `name` on type t; None if unknown."""
-        rs = self.rs
-        if t == "any":
-            if name not in self.any_fields():  # nothing this value could be has it
-                return self.no_attr(node, "no value of this ruleset", name,
-                                    sorted(self.any_fields()), what="field")
-            return ("any", True)
-        if t == "side":
-            if name in ("id", "name"):
-                return ("str", False)
-            if name == "index":
-                return ("int", False)
-            if name in ("is_player", "bot"):
-                return ("bool", False)
-            if name in rs.side_vars:
-                t0 = of_value(rs.side_vars[name])
-                if t0 in ("any", "none"):  # declared without a value: typed by what it is given
-                    return (self.param_types.get(("svar", name), "any"), True)
-                return (t0, True)
-            if name in rs.zone_names("side"):
-                return ("zone", False)
-            if name in rs.pieces:  # a supply: fixed, but a scenario may set it up
-                return ("int", self.arranging)
-            return self.no_attr(node, "side", name, ["id", "name", "index", "is_player", "bot",
-                                                      *rs.side_vars, *rs.zone_names("side"),
-                                                      *rs.pieces])
-        if t == "space":
-            if name == "id":
-                return ("str", False)
-            if name == "index":
-                return ("int", False)
-            if name in rs.space_attrs:
-                return (ATTR_TYPES[rs.space_attrs[name].type], False)
-            if name in rs.zone_names("space"):
-                return ("zone", False)
-            if name in rs.pieces:
-                return ("row", False)
-            return self.no_attr(node, "space", name, ["id", "index", *rs.space_attrs,
-                                                       *rs.zone_names("space"), *rs.pieces])
-        if t.startswith("comp"):
-            if name in ("id", "kind"):
-                return ("str", False)
-            if name == "index":
-                return ("int", False)
-            if name == "zone":
-                return ("zone", False)
-            if name == "holder":
-                return ("side", False)
-            if name in rs.pieces:
-                return ("row", False)
-            kinds = [rs.kinds[t[5:]]] if t.startswith("comp:") and t[5:] in rs.kinds else \
-                list(rs.kinds.values())
-            found = set()
-            for k in kinds:
-                if name in k.attributes:
-                    found.add((ATTR_TYPES[k.attributes[name].type], False))
-                elif name in k.properties:
-                    found.add((of_value(k.properties[name]), True))
-            if found:  # one kind, or several: the type is known when they agree
-                types = {f[0] for f in found}
-                return (types.pop() if len(types) == 1 else "any", any(f[1] for f in found))
-            known = ["id", "kind", "zone", "holder", *rs.pieces]
-            for k in kinds:
-                known += list(k.attributes) + list(k.properties)
-            what = f"component of kind {kinds[0].name!r}" if len(kinds) == 1 else "component"
-            return self.no_attr(node, what, name, known)
-        if t == "zone":
-            table = {"id": "str", "name": "str", "owner": "any", "size": "int", "top": "comp",
-                     "items": "list:comp"}
-            if name in table:
-                return (table[name], False)
-            return self.no_attr(node, "zone", name, list(table))
-        if t == "row":
-            if name == "total":
-                return ("int", False)
-            return self.no_attr(node, "piece count", name, ["total"])
-        if t == "options":
-            if name in rs.options:
-                ch = rs.options[name]["choices"]
-                return (of_value(ch[0]) if ch else "any", False)
-            return self.no_attr(node, "option", name, list(rs.options), what="option")
-        if t == "table":
-            if name in rs.tables:
-                value = rs.tables[name]
-                return ("table:" + name if isinstance(value, dict) else of_value(value), False)
-            return self.no_attr(node, "tables", name, list(rs.tables), what="table")
-        if t.startswith("table"):
-            return ("any", False)
-        if t in ("int", "bool", "str", "none", "func") or t.startswith("list:"):
-            self.err(node, "TYPE", f"{_tname(t)} has no attribute {name!r}")
-            return None
-        return ("any", True)
-
-    def no_attr(self, node, owner, name, known, what="attribute"):
-        near = difflib.get_close_matches(name, known, n=1)
-        if what == "field":
-            self.err(node, "REF-UNDEF", f"{owner} has a field {name!r}: not a side, space, "
-                     "component, zone or table row", hint=f"did you mean {near[0]!r}?" if near
-                     else "declare it (a side variable, an attribute or property of a kind)")
-            return None
-        self.err(node, "REF-UNDEF", f"{owner} has no {what} {name!r}" if what == "attribute"
-                 else f"undefined {what} {name!r}",
-                 hint=f"did you mean {near[0]!r}?" if near else "")
-        return None
-
-    def any_fields(self) -> set:
-        """Every field some value of this ruleset has: what `x.name` can read
-        or write when the checker cannot tell what x is (the runtime's
-        allow-lists, and the keys of the tables' rows)."""
-        if self._any_fields is None:
-            rs = self.rs
-            out = set(ANY_FIELDS) | {"name", "kind"} | set(rs.side_vars) | set(rs.pieces)
-            out |= set(rs.space_attrs) | {n for _, n in rs.zones}
-            for k in rs.kinds.values():
-                out |= set(k.attributes) | set(k.properties)
-
-            def keys(v, depth=0):
-                if isinstance(v, dict) and depth < 64:
-                    for k, x in v.items():
-                        out.add(str(k))
-                        keys(x, depth + 1)
-                elif isinstance(v, list) and depth < 64:
-                    for x in v:
-                        keys(x, depth + 1)
-            keys(rs.tables)  # rows of tables, and records inside components and spaces
-            keys([c.values for c in rs.components])
-            keys([v for _, v in rs.spaces])
-            keys(rs.side_vars)
-            keys(rs.game_vars)
-            self._any_fields = out
-        return self._any_fields
 
     # ---------------------------------------------------------------- expressions
     def expr(self, n, scope) -> tuple[str, str]:
@@ -181,15 +41,7 @@ class Expressions:
             if v.reads and self._reads is not None and scope is self._reads_scope:
                 self._reads.extend(v.reads)  # `let r = c.rank`: as secret as c.rank
             return v.code, v.type
-        if n.id in self.funcs or n.id in BUILTINS:
-            self.err(n, "TYPE", f"function {n.id!r} must be called: {n.id}(...)")
-            return "None", "any"
-        known = set()
-        s = scope
-        while s is not None:
-            known |= set(s.names)
-            s = s.parent
-        self.undef(n, "name", n.id, known)
+        self.unknown_name(n, scope)
         return "None", "any"
 
     def e_Attr(self, n, scope):
@@ -242,21 +94,17 @@ class Expressions:
     def e_Index(self, n, scope):
         code, t = self.expr(n.obj, scope)
         icode, it = self.expr(n.index, scope)
+        rt = self.index_type(n, t, it)
         if t == "row":
-            self.expect(n.index, it, "side", "a piece count's index")
             return f"{code}.counts[{icode}.index]", "int"
-        if is_list(t):
-            self.expect(n.index, it, "int", "a list index")
+        if rt == "elem":
             if self.fast and t == "zone":
                 return f"{code}.items[{icode}]", elem(t)  # Zone.__getitem__, in place
             return f"{code}[{icode}]", elem(t)
-        if t in ("int", "bool", "none", "side", "space") or t.startswith("comp"):
-            self.err(n, "TYPE", f"{_tname(t)} cannot be indexed")
         return f"{code}[{icode}]", "any"
 
     def e_Call(self, n, scope):
-        if not isinstance(n.func, A.Name):
-            self.err(n, "TYPE", "only named functions can be called")
+        if not self.check_callee(n):
             return "None", "any"
         name = n.func.id
         kwargs = [a for a in n.args if isinstance(a, A.KeywordArg)]
@@ -271,21 +119,12 @@ class Expressions:
                 args.append(self.e_Lambda(a, scope, elem(args[0][1])))
             else:
                 args.append(self.expr(a, scope))
-        if kwargs and not (name in BUILTINS and scope.lookup(name) is None and
-                           name not in self.funcs):
-            self.err(kwargs[0], "ARITY", f"{name}() takes no '{kwargs[0].name}:' argument",
-                     hint="only built-in functions such as sorted(xs, by: ...) take named "
-                     "arguments")
-            kwargs = []
+        kwargs = self.check_keywords_allowed(name, kwargs, scope)
         if name == "original" and scope.lookup(name) is None:
-            if self.original is None:
-                self.err(n, "REF-UNDEF", "original(...) is only allowed in an 'override'")
+            original = self.check_original(n, len(args))
+            if original is None:
                 return "None", "any"
-            target, node = self.original
-            want = len(getattr(node, "params", []))
-            if len(args) != want:
-                self.err(n, "ARITY", f"original() takes {want} argument(s), got {len(args)}")
-            return f"{target}({', '.join(['G'] + [c for c, _ in args])})", "any"
+            return f"{original[0]}({', '.join(['G'] + [c for c, _ in args])})", "any"
         codes = [c for c, _ in args]
         types = [t for _, t in args]
         local = scope.lookup(name)
@@ -294,9 +133,7 @@ class Expressions:
             return f"(spend(G, 1) or fn({local.code})({', '.join(codes)}))", "any"
         if name in self.funcs:
             fn = self.funcs[name]
-            if len(args) != len(fn.params):
-                self.err(n, "ARITY", f"{name}() takes {len(fn.params)} argument(s), "
-                         f"got {len(args)}")
+            self.check_arity(n, name, len(fn.params), len(args))
             for i, (a, t) in enumerate(zip([a for a in n.args if not isinstance(a, A.KeywordArg)],
                                            types)):
                 self.passed(("fn", name, i), a, t, scope)
@@ -304,20 +141,11 @@ class Expressions:
                                                                                 "any")
         if name in BUILTINS:
             b = BUILTINS[name]
-            if len(args) < b.min_args or (b.max_args >= 0 and len(args) > b.max_args):
-                want = (f"{b.min_args}" if b.min_args == b.max_args else
-                        f"{b.min_args} to {b.max_args}" if b.max_args >= 0 else
-                        f"at least {b.min_args}")
-                self.err(n, "ARITY", f"{name}() takes {want} argument(s), got {len(args)}")
+            if not self.check_builtin_call(n, name, b, types):
                 return "None", "any"
-            self.check_builtin(n, name, types)
-            for i in b.fn_args:
-                if i < len(types) and types[i] != "func" and not compatible(types[i], "func"):
-                    self.err(n.args[i], "TYPE", f"{name}()'s argument {i + 1} must be a "
-                             f"function such as x => x.value, not {_tname(types[i])}")
             kw_codes, kw_trusted = self.keyword_args(name, b, kwargs, scope)
-            if name == "cash" and not self.rs.money:
-                self.err(n, "REF-UNDEF", "cash() needs money: declare `money:` in game.yaml")
+            if name == "cash":
+                self.check_money(n, "cash()")
             result = b.result(types)
             if name == "component" and isinstance(n.args[0], A.Str) and \
                     len(n.args[0].parts) == 1 and isinstance(n.args[0].parts[0], str):
@@ -375,7 +203,7 @@ class Expressions:
             # a lambda, or a `let` of one: known to be rule code, no need to check it
             tail = kw_codes + (["trusted=True"] if trusted else [])
             return f"B_{name}({', '.join(['G'] + codes + tail)})", result
-        self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
+        self.unknown_function(n, name)
         return "None", "any"
 
     def indexed_first(self, n, scope):
@@ -427,15 +255,8 @@ class Expressions:
         list of functions. Returns (python keyword arguments, all known lambdas)."""
         out, trusted, seen = [], True, set()
         for kw in kwargs:
-            if kw.name not in b.keywords:
-                self.err(kw, "ARITY", f"{name}() takes no '{kw.name}:' argument" +
-                         (f" (it takes {', '.join(k + ':' for k in b.keywords)})"
-                          if b.keywords else ""))
+            if not self.check_keyword(kw, name, b, seen):
                 continue
-            if kw.name in seen:
-                self.err(kw, "ARITY", f"'{kw.name}:' is given twice")
-                continue
-            seen.add(kw.name)
             code, t = self.expr(kw.value, scope)
             if t == "func":
                 pass
@@ -443,42 +264,12 @@ class Expressions:
                 for item in kw.value.items:
                     if not isinstance(item, A.Lambda):
                         trusted = False
-                        _, it = self.expr(item, scope)
-                        if not compatible(it, "func"):
-                            self.err(item, "TYPE", f"'{kw.name}:' lists functions such as "
-                                     f"x => x.cost, not {_tname(it)}")
-            elif compatible(t, "func") and not is_list(t):
-                trusted = False
-            elif t.startswith("list:"):
-                trusted = False
+                        self.check_key_item(kw, item, self.expr(item, scope)[1])
             else:
-                self.err(kw.value, "TYPE", f"'{kw.name}:' takes a function such as x => x.cost "
-                         f"or a list of them, not {_tname(t)}")
+                trusted = False
+                self.check_key(kw, t)
             out.append(f"{kw.name}={code}")
         return out, trusted
-
-    def check_builtin(self, n, name, types):
-        """Literal arguments the checker can verify against the ruleset."""
-        lit = None
-        if n.args and isinstance(n.args[0], A.Str) and len(n.args[0].parts) == 1 \
-                and isinstance(n.args[0].parts[0], str):
-            lit = n.args[0].parts[0]
-        if name == "space" and lit is not None and lit not in self.space_ids:
-            self.undef(n.args[0], "space", lit, self.space_ids)
-        elif name == "component" and lit is not None and lit not in self.kind_of_comp:
-            self.undef(n.args[0], "component", lit, self.kind_of_comp)
-        elif name == "components" and lit is not None and lit not in self.rs.kinds:
-            self.undef(n.args[0], "component kind", lit, self.rs.kinds)
-        elif name in ("track", "step", "distance") and lit is not None and lit not in self.rs.tracks:
-            self.undef(n.args[0], "track", lit, self.rs.tracks)
-        elif name == "linked" and len(n.args) == 2 and isinstance(n.args[1], A.Str) and \
-                len(n.args[1].parts) == 1 and isinstance(n.args[1].parts[0], str) and \
-                n.args[1].parts[0] not in self.rs.links:
-            self.undef(n.args[1], "link kind", n.args[1].parts[0], self.rs.links)
-        if name in ("step",) and len(types) == 3:
-            self.expect(n.args[2], types[2], "int", "the number of steps")
-        if name in ("abs",):
-            self.expect(n.args[0], types[0], "int", "abs()'s argument")
 
     def e_Collect(self, n, scope):
         typed = [self.expr(a, scope) for a in n.args]
@@ -527,21 +318,11 @@ class Expressions:
     def e_BinOp(self, n, scope):
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
-        if n.op == "+" and (is_list(lt) or is_list(rt)):
-            if not (compatible(lt, rt) or "any" in (lt, rt)) and self.typed_pass and \
-                    is_list(lt) and is_list(rt):
-                # a typed pass (the untyped one accepted this): a mixed list
-                return f"B_concat(G, {lc}, {rc})", "list:any"
-            if not (compatible(lt, rt) or "any" in (lt, rt)):
-                self.err(n, "TYPE", f"cannot add {_tname(lt)} and {_tname(rt)}")
-            t = lt if is_list(lt) and lt != "zone" else rt if is_list(rt) and rt != "zone" \
-                else "list:comp"
+        t = self.binop_type(n, lt, rt)
+        if is_list(t):
             return f"B_concat(G, {lc}, {rc})", t
-        if n.op == "+" and (lt == "str" or rt == "str"):
-            self.err(n, "TYPE", "text is joined with interpolation: \"{a}{b}\", not '+'")
+        if t == "str":  # text joined with '+': reported, no code
             return "None", "str"
-        for side, t in ((n.left, lt), (n.right, rt)):
-            self.expect(side, t, "int", f"an operand of '{n.op}'")
         lit = isinstance(n.left, A.Num), isinstance(n.right, A.Num)
         if all(lit):
             return f"({lc} {'//' if n.op == '/' else n.op} {rc})", "int"
@@ -582,9 +363,8 @@ class Expressions:
             self.untyped[id(n)] = (lt, rt)
         # what the steps paid depend on: the types the untyped code knew
         plt, prt = self.untyped.get(id(n), (lt, rt)) if self.typed_pass else (lt, rt)
+        self.check_compare(n, lt, rt)
         if n.op in ("in", "notin"):
-            if rt in ("int", "bool", "none", "side", "space") or rt.startswith("comp"):
-                self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
             if not (prt.startswith("list:") or prt == "any"):  # zones, texts, tables: no walk
                 op = "in" if n.op == "in" else "not in"
                 return f"({lc} {op} {rc})", "bool"
@@ -594,12 +374,6 @@ class Expressions:
                 # x in linked(s, kind): one call, the same steps (the list's length)
                 code = f"B_in_linked(G, {lc}, {rc[len('B_linked(G, '):]}"
             return (code if n.op == "in" else f"(not {code})"), "bool"
-        if n.op in ("<", ">", "<=", ">="):
-            self.expect(n.left, lt, "int", f"an operand of '{n.op}'")
-            self.expect(n.right, rt, "int", f"an operand of '{n.op}'")
-        elif not compatible(lt, rt):
-            self.err(n, "TYPE", f"comparing {_tname(lt)} with {_tname(rt)} is always "
-                     f"{'false' if n.op == '==' else 'true'}")
         # no entity defines equality, and nothing else equals one: identity
         # (`!=` of an object whose class defines `<` costs a lookup chain)
         if n.op in ("==", "!=") and ("none" in (lt, rt) or lt in ("side", "space") or

@@ -46,7 +46,7 @@ class FastPasses:
 
     def _fast_passes(self):
         """The fast back end's passes over the written code."""
-        from .checks import deferred_checks
+        from .stepchecks import deferred_checks
         from .inline import inline_calls
         self.lines, self.spans = inline_calls(self.lines, self.spans, self.fresh)
         self.lines, self.spans = self.guarded_folds(self.lines, self.spans)

@@ -1,14 +1,14 @@
-"""Statements: each s_<Node> method checks one kind of statement and
-emits its lines (effects, loops, assignments, flow)."""
+"""Statements: each s_<Node> method writes one kind of statement as lines of
+Python, asking the checker (checker.py) whether it is right (effects, loops, assignments, flow)."""
 from __future__ import annotations
 
 import re
 
 from ..language import ast as A
-from ..language.types import compatible, elem
+from ..language.types import elem
 from ..model.state import py_name
 from ..support.limits import MAX_NUMBER
-from .common import _ZONE_PATH, Var, _bindings, _pure, _tname, iter_code
+from .common import _ZONE_PATH, Var, _bindings, _pure, iter_code
 
 
 class Statements:
@@ -63,32 +63,15 @@ class Statements:
             checked = not isinstance(s.value, A.Num)
         if isinstance(tgt, A.Name):
             v = scope.lookup(tgt.id)
-            if v is None:
-                self.undef(tgt, "variable", tgt.id, [])
-                self.err(tgt, "REF-UNDEF", f"declare local variables with 'let {tgt.id} = ...'",
-                         severity="info")
+            if not self.check_name_target(s, tgt, v, vt):
                 return
-            if not v.assignable:
-                self.err(tgt, "TYPE", f"{tgt.id!r} cannot be assigned")
-                return
-            if v.type == "func" and vt != "func":
-                self.err(s.value, "TYPE", f"{tgt.id!r} holds a function: it can only be given "
-                         f"another function (x => ...), not {_tname(vt)}")
-                return
-            self.check_assign(s, v.type, vt)
             if v.param is not None and v.param[0] in ("var", "local"):
                 self.passed(v.param, s.value, vt if s.op == "=" else "int", scope)
             tcode = v.code
         elif isinstance(tgt, A.Attr):
             ocode, ot = self.expr(tgt.obj, scope)
-            at = self.attr_type(tgt, ot, tgt.name)
-            if at is None:
+            if not self.check_attr_target(s, tgt, ot, self.attr_type(tgt, ot, tgt.name), vt):
                 return
-            if not at[1]:
-                self.err(tgt, "TYPE", f"{tgt.name!r} of {_tname(ot)} is fixed and cannot be "
-                         "assigned", hint="only variables and component properties change")
-                return
-            self.check_assign(s, at[0], vt)
             if ot in ("side", "any") and tgt.name in self.rs.side_vars:
                 self.passed(("svar", tgt.name), s.value, vt if s.op == "=" else "int", scope)
             if ot in ("side", "space") or ot.startswith("comp") or tgt.name in self.only_writable:
@@ -107,9 +90,7 @@ class Statements:
         else:
             ocode, ot = self.expr(tgt.obj, scope)
             icode, _ = self.expr(tgt.index, scope)
-            if ot in ("row", "table", "options", "zone", "str") or ot.startswith("table"):
-                self.err(tgt, "TYPE", f"{_tname(ot)} cannot be changed by assignment",
-                         hint="pieces move with place/remove/transfer, components with move")
+            if not self.check_index_target(tgt, ot):
                 return
             tcode = f"{ocode}[{icode}]"
         if checked and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*",
@@ -120,10 +101,6 @@ class Statements:
         if checked:  # a plain name or attribute: reading it again is free of effects
             self.emit(ind, f"if not -{MAX_NUMBER} <= {tcode} <= {MAX_NUMBER}: num({tcode})",
                       s.span)
-
-    def check_assign(self, s, target_t, vt):
-        if target_t in ("int", "bool", "str") and not compatible(vt, target_t) and vt != "none":
-            self.err(s.value, "TYPE", f"assigning {_tname(vt)} to a variable of {_tname(target_t)}")
 
     def s_If(self, s, scope, ind):
         for i, (c, body) in enumerate(s.branches):
@@ -148,8 +125,7 @@ class Statements:
         """`for VAR in LIST [where COND]`: the loop line, its step and its
         filter; returns the scope of the loop's body."""
         icode, it = self.expr(iter_node, scope)
-        if it in ("int", "bool", "none", "side", "space", "str") or it.startswith("comp"):
-            self.err(iter_node, "TYPE", f"cannot {what} {_tname(it)}")
+        self.check_iterable(iter_node, it, what)
         inner = scope.child()
         inner.names[var] = Var(f"l_{var}", elem(it))
         if icode in self.track_loops:  # rules never change a track: walk it as it is
@@ -194,15 +170,13 @@ class Statements:
 
     def s_ExprStmt(self, s, scope, ind):
         code, _ = self.expr(s.expr, scope)
-        if not isinstance(s.expr, (A.Call, A.Collect)):
-            self.err(s, "TYPE", "this expression does nothing on its own", severity="warning")
+        self.check_effect(s)
         self.emit(ind, code, s.span)
 
     def location(self, node, scope, what, adds=None):
         """A location's code; `adds`: the piece kind placed there (see stocked)."""
         code, t = self.expr(node, scope)
-        if not (t in ("space", "any") or t.startswith("comp")):
-            self.err(node, "TYPE", f"{what} must be a space or a component, not {_tname(t)}")
+        self.check_location(node, t, what)
         if adds is not None:
             self.stocked.setdefault(adds, set()).update(
                 ("space",) if t == "space" else (t,) if t.startswith("comp")
@@ -210,8 +184,7 @@ class Statements:
         return code
 
     def piece(self, s):
-        if s.piece not in self.rs.pieces:
-            self.undef(s, "piece kind", s.piece, self.rs.pieces)
+        self.check_piece(s)
 
     def count(self, node, scope):
         if node is None:
@@ -258,8 +231,7 @@ class Statements:
         typed = self.known
         o = "None" if s.owner is None else self.side(s.owner, scope, "the owner of removed pieces")
         typed = typed and s.owner is not None and self.known
-        if s.owner is None and s.count is not None:
-            self.err(s, "TYPE", "without 'of OWNER' only 'remove all' is allowed")
+        self.check_remove(s)
         loc = self.location(s.loc, scope, "where pieces are removed from")
         if self.fast and typed:
             # one owner's pieces back to its supply, in place as Game.remove
@@ -308,8 +280,7 @@ class Statements:
 
     def s_Move(self, s, scope, ind):
         wc, wt = self.expr(s.what, scope)
-        if wt in ("int", "bool", "str", "none", "side", "space"):
-            self.err(s.what, "TYPE", f"only components move between zones, not {_tname(wt)}")
+        self.check_moved(s.what, wt)
         dc, dt = self.expr(s.dest, scope)
         self.expect(s.dest, dt, "zone", "a move's destination")
         top = s.position == "top"
@@ -336,11 +307,7 @@ class Statements:
         code, t = self.expr(s.what, scope)
         kinds = [t[5:]] if t.startswith("comp:") else [
             elem(t)[5:]] if elem(t).startswith("comp:") else []
-        for k in kinds:
-            if k in self.rs.kinds and "value" not in self.rs.kinds[k].properties:
-                self.err(s.what, "TYPE", f"components of kind {k!r} have no 'value' property "
-                         "to roll", hint="declare properties: {value: 1} and attributes: "
-                         "{sides: ...}")
+        self.check_rolled(s.what, t, kinds)
         say = self.log_clause(s.log, scope, t)
         say = f", {say}" if say else ""
         if self.fast and t == "zone" and _ZONE_PATH.match(code):
@@ -390,8 +357,7 @@ class Statements:
         self.emit(ind, f"G.give({s.piece!r}, {n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
     def s_Pay(self, s, scope, ind):
-        if not self.rs.money:
-            self.err(s, "REF-UNDEF", "'pay' needs money: declare `money:` in game.yaml")
+        self.check_money(s, "'pay'")
         n = self.count(s.amount, scope)
         a = self.side(s.payer, scope, "who pays")
         b = self.side(s.payee, scope, "who is paid")
@@ -438,12 +404,9 @@ class Statements:
 
     def s_Reveal(self, s, scope, ind):
         wc, wt = self.expr(s.what, scope)
-        if wt in ("int", "bool", "str", "none", "side", "space", "row"):
-            self.err(s.what, "TYPE", f"only components are revealed, not {_tname(wt)}")
+        self.check_revealed(s.what, wt)
         tc, tt = self.expr(s.to, scope)
-        if not (compatible(tt, "side") or compatible(tt, "list:side")):
-            self.err(s.to, "TYPE", f"components are revealed to a side or a list of sides, "
-                     f"not {_tname(tt)}")
+        self.check_sides(s.to, tt, "components are revealed to a side or a list of sides")
         self.emit(ind, f"G.reveal({wc}, {tc})", s.span)
 
     def s_Turn(self, s, scope, ind):
@@ -466,8 +429,7 @@ class Statements:
 
     def s_Win(self, s, scope, ind):
         code, t = self.expr(s.who, scope)
-        if not (compatible(t, "side") or compatible(t, "list:side")):
-            self.err(s.who, "TYPE", f"the winner must be a side or a list of sides, not {_tname(t)}")
+        self.check_sides(s.who, t, "the winner must be a side or a list of sides")
         self.emit(ind, f"G.win({code})", s.span)
 
     def s_EndGame(self, s, scope, ind):

@@ -2,12 +2,9 @@
 secrets they carry (a hidden component, a picked card's field)."""
 from __future__ import annotations
 
-import difflib
 
 from ..language import ast as A
-from ..language.texts import fixed_texts
-from ..language.types import compatible
-from .common import Var, _pure, _tname, _walk
+from .common import Var, _pure
 
 
 class Texts:
@@ -120,41 +117,11 @@ class Texts:
             raw = f"G.sourced({raw}, ({', '.join(reads)},), {self.read_field(p, scope)!r})"
         return code, t, raw
 
-    def check_text(self, n):
-        """`x.title == "contact"`, `x.id in ["a", "b"]`: a text that the field
-        holds nowhere in the data (texts.py) makes the test constant; a
-        warning, with the nearest text the field does hold."""
-        pairs = [(n.left, n.right)] if n.op in ("in", "notin") else \
-            [(n.left, n.right), (n.right, n.left)]
-        for attr, lit in pairs:
-            if not isinstance(attr, A.Attr):
-                continue
-            texts = [x for x in ([lit] if isinstance(lit, A.Str) else
-                                 lit.items if isinstance(lit, A.ListLit) else [])
-                     if isinstance(x, A.Str)]
-            known = fixed_texts(self.rs).get(attr.name)
-            if not texts or known is None:
-                continue
-            for x in texts:
-                if len(x.parts) != 1 or not isinstance(x.parts[0], str):
-                    continue  # a text with {...} in it: made in play
-                text = x.parts[0]
-                if text in known:
-                    continue
-                near = difflib.get_close_matches(text, sorted(known), n=1, cutoff=0.6)
-                self.err(x, "REF-TEXT", f"no {attr.name} in this ruleset is {text!r}, so "
-                         f"this test is always {'false' if n.op in ('==', 'in') else 'true'}",
-                         hint=f"did you mean {near[0]!r}?" if near else
-                         f"the {attr.name}s in the data: " + ", ".join(sorted(known)[:8])
-                         + (" ..." if len(known) > 8 else ""), severity="warning")
-
     def s_Log(self, s, scope, ind):
         to = ""
         if s.to is not None:
             code, t = self.expr(s.to, scope)
-            if not (compatible(t, "side") or compatible(t, "list:side")):
-                self.err(s.to, "TYPE", f"a log line is for a side or a list of sides, not "
-                         f"{_tname(t)}")
+            self.check_sides(s.to, t, "a log line is for a side or a list of sides")
             to = f", {code}"
         else:
             self.public_text(s.value, scope, "this log line is read by everyone")
@@ -210,24 +177,3 @@ class Texts:
         self.public_text(body, inner, "this log line is read by everyone who sees the event")
         self.only_reads(body, "a log text", "a log line is made only when a log is kept")
         return f"(lambda {var}: ({', '.join(self.text_parts(body, inner))},))"
-
-    def public_text(self, node, scope, what):
-        """A text everyone reads must not insert a variable only its owner (or
-        nobody) may see: `log ... to p` is how to tell it to p alone."""
-        hidden = self.rs.var_visibility
-        if not hidden:
-            return
-        for sub in _walk(node):
-            name = None
-            if isinstance(sub, A.Attr) and ("side", sub.name) in hidden and \
-                    sub.name not in self.shared_names:
-                name = sub.name
-            elif isinstance(sub, A.Name) and ("game", sub.id) in hidden:
-                v = scope.lookup(sub.id)
-                if v is not None and v.code == f"G.v_{sub.id}":
-                    name = sub.id
-            if name is not None:
-                self.err(sub, "VISIBILITY", f"{what}, but {name!r} is "
-                         f"{'seen by its owner only' if hidden.get(('side', name)) == 'owner' else 'hidden'}",
-                         hint="write `log TEXT to SIDE` for a line only that side reads")
-                return

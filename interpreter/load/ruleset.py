@@ -6,117 +6,27 @@ found is collected as a Diagnostic; loading never stops at the first.
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
-import itertools
-import re
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruamel.yaml.comments import CommentedMap
-from ruamel.yaml.scalarstring import LiteralScalarString, FoldedScalarString
 
-from ..language import ast as A
-from ..support.diagnostics import Diagnostic, DiagnosticError
 from ..language.parser import Source, parse
-from ..support.limits import MAX_COMPONENTS, MAX_COPIES, MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SPACES
+from ..support.diagnostics import Diagnostic, DiagnosticError
+from ..support.limits import MAX_FILE_BYTES, MAX_PATH_CHARS, MAX_SPACES
+from .components import Components
+from .definitions import RESERVED_ATTRS, Ruleset, ZoneDef
+from .references import References
 from .yamlio import (confine, exists, is_dir, load_yaml, path_too_long, plain, position, read_text,
                      schema_diagnostics, shorten)
 
-_PLACES = re.compile(r"\{([a-z][a-z0-9_]*)\}")  # {key} in a product's `each` texts
-_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")  # a component id (components.schema.json)
 
-RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
-COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
-SPACE_RESERVED = {"id", "index"}  # built into every space
+class _Loader(Components, References):
+    """Reads one folder: the game file, its layers and overlays, board and
+    tables here; component files (components.py) and the checks made once
+    everything is read (references.py) in their own parts."""
 
-
-@dataclass
-class AttrDef:
-    type: str  # int str bool space spaces enum any
-    values: list | None = None
-    default: object = None
-    has_default: bool = False
-
-
-@dataclass
-class KindDef:
-    name: str
-    attributes: dict  # name -> AttrDef
-    properties: dict  # name -> initial value
-    zone: str | None
-    path: str
-    line: int
-
-
-@dataclass
-class CompDef:
-    id: str
-    kind: str
-    values: dict  # attribute and property values
-    rules: A.Module | None
-    path: str
-    line: int
-    col: int
-    copies: bool = False  # one of an item's `count:` copies
-
-
-@dataclass
-class ZoneDef:
-    name: str
-    scope: str  # game side space
-    type: str = "set"
-    visibility: str = "public"
-    live: bool = False
-    title: str | None = None  # how the log names it
-
-
-@dataclass
-class Ruleset:
-    path: Path
-    stamp: bytes | None = None  # digest of every file it was read from (None: unknown)
-    id: str = ""
-    name: str = ""
-    seats: list = field(default_factory=list)  # [(id, name)]
-    sides: list = field(default_factory=list)  # neutral [(id, name)]
-    min_players: int = 0
-    max_players: int = 0
-    default_players: int | None = None  # the count when none is asked for (else max)
-    options: dict = field(default_factory=dict)  # name -> {choices, default, from}
-    game_vars: dict = field(default_factory=dict)
-    side_vars: dict = field(default_factory=dict)
-    var_visibility: dict = field(default_factory=dict)  # (scope, name) -> owner / hidden
-    pieces: dict = field(default_factory=dict)  # name -> supply
-    piece_words: dict = field(default_factory=dict)  # name -> (one, many) in the log
-    zones: dict = field(default_factory=dict)  # (scope, name) -> ZoneDef
-    kinds: dict = field(default_factory=dict)  # kind -> KindDef
-    components: list = field(default_factory=list)  # CompDef in file order
-    space_attrs: dict = field(default_factory=dict)  # name -> AttrDef
-    spaces: list = field(default_factory=list)  # [(id, values)]
-    tracks: dict = field(default_factory=dict)  # name -> (list of ids, loop)
-    links: dict = field(default_factory=dict)  # kind -> [(a, b)]
-    tables: dict = field(default_factory=dict)
-    modules: list = field(default_factory=list)  # A.Module
-    score_var: str | None = None
-    where: dict = field(default_factory=dict)  # ("zone", name) etc. -> (path, line, col)
-    variants: list = field(default_factory=list)  # variant folders available
-    overlays: list = field(default_factory=list)  # (id, name, file) applied, in order
-    bots: set = field(default_factory=set)  # seats the rules play
-    overlay_map: dict = field(default_factory=dict)  # option -> value -> [folders]
-    pending_options: list = field(default_factory=list)
-    piece_supply: dict = field(default_factory=dict)  # piece -> {side: supply}
-    money: list = field(default_factory=list)  # [(money note piece, value)], largest first
-    bank: str | None = None
-    steps: int | None = None  # the step budget of one game (game.yaml limits.steps)
-    lint: dict = field(default_factory=dict)  # game.yaml lint: (rulebook lint's settings)
-    coverage: dict = field(default_factory=dict)  # game.yaml coverage: (rulebook coverage's)
-
-    def zone_names(self, scope):
-        return [n for (s, n) in self.zones if s == scope]
-
-
-class _Loader:
     def __init__(self, folder: Path):
         self.folder = folder
         self.rs = Ruleset(folder)
@@ -474,199 +384,6 @@ class _Loader:
             rs.links[kind] = [tuple(p) for p in pairs]
             self.rs.where[("links-node", kind)] = pairs
 
-    # -- components ----------------------------------------------------------
-    def load_components(self, f, doc):
-        rs = self.rs
-        kname = doc["component"]
-        attrs = {n: self.attr_def(f, doc["attributes"], n, a)
-                 for n, a in (doc.get("attributes") or {}).items()}
-        props = dict(doc.get("properties") or {})
-        for n in list(attrs) + list(props):
-            node = doc["attributes"] if n in attrs else doc["properties"]
-            rs.where.setdefault(("kind-attr", kname, n), (str(f), *position(node, n, at_key=True)))
-            if n in COMP_RESERVED:
-                self.err(f, *position(node, n, at_key=True), "DUP-ID",
-                         f"{n!r} is a built-in attribute of components")
-        both = set(attrs) & set(props)
-        for n in both:
-            self.err(f, *position(doc["properties"], n, at_key=True), "DUP-ID",
-                     f"{n!r} is both an attribute and a property")
-        if kname in rs.kinds:
-            k = rs.kinds[kname]
-            self.err(f, *position(doc, "component"), "DUP-ID",
-                     f"component kind {kname!r} is already defined in {k.path}:{k.line}")
-            return
-        zone = doc.get("zone")
-        rs.kinds[kname] = KindDef(kname, attrs, props, zone, str(f), position(doc, "component")[0])
-        if zone is not None:
-            rs.where[("kind-zone", kname)] = (str(f), *position(doc, "zone"))
-        for item in list(doc.get("items") or []) + self.product_items(f, doc):
-            if self.too_many:
-                return
-            values = self.item_values(f, item, attrs, props, kname)
-            count = item.get("count")
-            if count is not None and count > MAX_COPIES:  # refused before any id is made
-                self.err(f, *position(item, "count"), "LIMIT",
-                         f"{shorten(item['id'])!r} asks for {count:,} copies; the limit is "
-                         f"{MAX_COPIES:,} copies of one item")
-                self.broken.add("components")
-                continue
-            if len(rs.components) + (count or 1) > MAX_COMPONENTS:
-                self.err(f, *position(item, "count" if count is not None else "id"), "LIMIT",
-                         f"with {shorten(item['id'])!r} the ruleset has more than "
-                         f"{MAX_COMPONENTS:,} components, the limit")
-                self.broken.add("components")
-                self.too_many = True
-                return
-            ids = [item["id"]] if count is None else [f"{item['id']}-{i}" for i in range(1, count + 1)]
-            rules = None
-            if "rules" in item:
-                rules = self.card_rules(f, item, item["id"])
-            dups = [cid for cid in ids if ("comp", cid) in rs.where]
-            if dups:  # one diagnostic per item, however many copies it makes
-                p0, l0, _ = rs.where[("comp", dups[0])]
-                more = f" (and {len(dups) - 1} more of its {len(ids)} copies)" if len(dups) > 1 else ""
-                self.err(f, *position(item, "id", at_key=True), "DUP-ID",
-                         f"{dups[0]!r} is defined twice (first at {p0}:{l0}){more}")
-            for cid in ids:
-                if cid in dups:
-                    continue
-                self.define(("comp", cid), f, item, "id")
-                line, col = position(item, "id")
-                rs.components.append(CompDef(cid, kname, values, rules, str(f), line, col,
-                                             count is not None))
-
-    def product_items(self, f, doc) -> list:
-        """The items of `product` (every combination of its lists, the first
-        outermost) with `each` filled in: `{key}` in a text is the item's
-        value of that product key. Each item is placed at `each` in the file,
-        for the messages about it."""
-        product, each = doc.get("product"), doc.get("each")
-        if not product or not each:
-            return []
-        keys, lists = list(product), [list(v) for v in product.values()]
-        size = 1
-        for values in lists:
-            size *= len(values)
-        if size * int(each.get("count") or 1) > MAX_COMPONENTS:
-            self.err(f, *position(doc, "product", at_key=True), "LIMIT",
-                     f"the product makes {size:,} items; the limit is {MAX_COMPONENTS:,} "
-                     "components")
-            self.broken.add("components")
-            return []
-        for key, text in each.items():
-            bad = [m for m in _PLACES.findall(text) if m not in keys] if isinstance(text, str) else []
-            if bad:
-                self.err(f, *position(each, key), "REF-UNDEF",
-                         f"each.{key} names {{{bad[0]}}}, which is not a product key "
-                         f"({', '.join(keys)})")
-                return []
-        line, col = position(doc, "each", at_key=True)
-        out = []
-        for combo in itertools.product(*lists):
-            values = dict(zip(keys, combo))
-            item = CommentedMap(values)
-            for key, v in each.items():
-                item[key] = _PLACES.sub(lambda m: str(values[m.group(1)]), v) \
-                    if isinstance(v, str) and key != "rules" else v
-            item.lc.line, item.lc.col = line - 1, col - 1
-            if not _ID.match(item["id"]):
-                self.err(f, line, col, "SCHEMA-VALUE",
-                         f"each.id makes {shorten(item['id'])!r}, not an id (small letters, "
-                         "digits, - and _)")
-                return []
-            out.append(item)
-        return out
-
-    def card_rules(self, f, item, owner):
-        text = item["rules"]
-        line, col = position(item, "rules")
-        if f not in self.raw:  # the file was read and checked once already by load_yaml
-            self.raw[f] = (read_text(f, []) or "").splitlines()
-        raw = self.raw[f]
-        if isinstance(text, (LiteralScalarString, FoldedScalarString)):
-            # block scalar: content starts on the next line, indented
-            indent = 0
-            for ln in raw[line:]:
-                if ln.strip():
-                    indent = len(ln) - len(ln.lstrip())
-                    break
-            src = Source(str(f), str(text), line0=line, col0=indent)
-        else:
-            # a quoted scalar's text starts after its quote
-            quoted = line <= len(raw) and raw[line - 1][col - 1:col] in ("'", '"')
-            src = Source(str(f), str(text), line0=line - 1, col0=col - 1 + quoted, first_only=True)
-        try:
-            mod = parse(src)
-        except DiagnosticError as e:
-            self.diags.extend(e.diagnostics)
-            return None
-        for it in mod.items:
-            if isinstance(it, (A.On, A.Ability)):
-                it.owner = owner
-            else:
-                self.err(it.span.path, it.span.line, it.span.col, "SYNTAX",
-                         "a component's rules may hold only 'on' and 'ability' handlers")
-        return mod
-
-    def attr_def(self, f, node, name, a) -> AttrDef:
-        if "enum" in a:
-            t = "enum"
-        else:
-            t = a.get("type", "any")
-        d = AttrDef(t, list(a["enum"]) if "enum" in a else None, a.get("default"), "default" in a)
-        if d.has_default and not self.type_ok(d, d.default):
-            self.err(f, *position(node[name], "default"), "SCHEMA-TYPE",
-                     f"default of {name!r} does not fit its type {t}")
-        return d
-
-    def type_ok(self, d: AttrDef, v) -> bool:
-        if d.type == "int":
-            return isinstance(v, int) and not isinstance(v, bool)
-        if d.type == "bool":
-            return isinstance(v, bool)
-        if d.type in ("str", "space"):
-            return isinstance(v, str)
-        if d.type == "spaces":
-            return isinstance(v, list) and all(isinstance(x, str) for x in v)
-        if d.type == "enum":
-            return v in d.values
-        return True
-
-    def item_values(self, f, item, attrs, props, what) -> dict:
-        values = {}
-        for key in item:
-            if key in ("id", "count", "rules", "text"):
-                continue
-            if key in attrs:
-                d = attrs[key]
-                v = item[key]
-                if not self.type_ok(d, v):
-                    want = f"one of {', '.join(d.values)}" if d.type == "enum" else d.type
-                    code = "SCHEMA-VALUE" if d.type == "enum" else "SCHEMA-TYPE"
-                    self.err(f, *position(item, key), code,
-                             f"{what} {item.get('id')!r}: {key} must be {want}, got {v!r}")
-                values[key] = list(v) if isinstance(v, list) else v
-                if d.type in ("space", "spaces"):
-                    self.rs.where.setdefault(("space-refs",), []).append((f, item, key))
-            elif key in props:
-                values[key] = item[key]
-            else:  # an item's own keys (count, rules ...) are names it may mean too
-                near = difflib.get_close_matches(
-                    str(key), list(attrs) + list(props) + ["id", "count", "rules", "text"], n=1)
-                self.err(f, *position(item, key, at_key=True), "SCHEMA-UNKNOWN-KEY",
-                         f"{what} {item.get('id')!r} has unknown attribute {key!r}",
-                         hint=f"did you mean {near[0]!r}?" if near else
-                         "declare it under 'attributes' or 'properties'")
-        for name, d in attrs.items():
-            if name not in values:
-                if d.has_default:
-                    values[name] = d.default
-                else:
-                    self.err(f, *position(item), "SCHEMA-MISSING",
-                             f"{what} {item.get('id')!r} is missing attribute {name!r}")
-        return values
-
     # -- tables --------------------------------------------------------------
     def load_tables(self, f, doc, replace=False):
         """Tables of an overlay replace the base's tables of the same name."""
@@ -679,129 +396,6 @@ class _Loader:
             elif self.define(("table", name), f, doc["tables"], name):
                 self.rs.tables[name] = plain(v)
 
-    # -- cross references ----------------------------------------------------
-    def resolve_references(self):
-        rs = self.rs
-        spaces = {sid for sid, _ in rs.spaces}
-
-        def loaded(kind):  # were all files that could define `kind` loaded?
-            return kind not in self.broken and "*" not in self.broken
-
-        for entry in (rs.where.get(("space-refs",), []) if loaded("board") else []):
-            f, item, key = entry
-            v = item[key]
-            for i, sid in enumerate(v if isinstance(v, list) else [v]):
-                if sid not in spaces:
-                    node = item[key]
-                    line, col = position(node, i) if isinstance(v, list) else position(item, key)
-                    self.undef(f, line, col, "space", sid, spaces)
-        for name, (ids, _) in (rs.tracks.items() if loaded("board") else []):
-            node = rs.where[("track-node", name)]
-            for i, sid in enumerate(ids):
-                if sid not in spaces:
-                    self.undef(rs.where[("track", name)][0], *position(node, i), "space", sid, spaces)
-        for kind, pairs in (rs.links.items() if loaded("board") else []):
-            node = rs.where[("links-node", kind)]
-            for i, pair in enumerate(pairs):
-                for j, sid in enumerate(pair):
-                    if sid not in spaces:
-                        self.undef(rs.where[("board-file",)], *position(node[i], j),
-                                   "space", sid, spaces)
-        game_zones = set(rs.zone_names("game"))
-        for kname, k in rs.kinds.items():
-            if k.zone is not None and k.zone not in game_zones and loaded("game"):
-                f, line, col = rs.where[("kind-zone", kname)]
-                self.undef(f, line, col, "game zone", k.zone, game_zones)
-        for name, opt in rs.options.items():
-            f, line, col = opt["at"]
-            if opt["from"] is not None:
-                if not loaded("components"):
-                    continue
-                if opt["from"] not in rs.kinds:
-                    self.undef(f, *opt["from_at"], "component kind",
-                               opt["from"], rs.kinds)
-                    continue
-                opt["choices"] = [c.id for c in rs.components if c.kind == opt["from"]]
-            d = opt["default"]
-            if d is not None and d != "random" and d not in opt["choices"]:
-                self.err(f, *opt["default_at"], "OPTION",
-                         f"default {d!r} of option {name!r} is not one of its choices")
-        self.apply_option_changes()
-        self.check_attribute_names()
-        all_sides = {sid for sid, _ in rs.seats + rs.sides}
-        for f, node in rs.where.get(("supply-refs",), []):
-            for k in node:
-                if k != "others" and k not in all_sides:
-                    self.undef(f, *position(node, k, at_key=True), "side", k, all_sides)
-        seat_ids = {sid for sid, _ in rs.seats}
-        for name, opt in rs.options.items():
-            if opt.get("seats"):
-                f, line, col = opt["at"]
-                keys = set(opt["seats"])
-                if opt["default"] in (None, "random"):
-                    self.err(f, line, col, "OPTION", f"option {name!r} chooses the seats, so it "
-                             "needs a fixed default")
-                for c in opt["choices"]:
-                    if str(c) not in keys:
-                        self.err(f, line, col, "OPTION", f"option {name!r}: no seats listed for "
-                                 f"choice {c!r}")
-                for k in keys - {str(c) for c in opt["choices"]}:
-                    self.err(f, line, col, "OPTION", f"option {name!r}: seats listed for {k!r}, "
-                             "which is not a choice")
-            for value, ids in opt.get("seats", {}).items():
-                node = opt["seats_node"][_key(opt["seats_node"], value)]
-                for i, sid in enumerate(ids):
-                    if sid not in seat_ids:
-                        self.undef(opt["at"][0], *position(node, i), "seat", sid, seat_ids)
-
-    def check_attribute_names(self):
-        """Each side, space and component reads its fields by name: a piece
-        kind, variable, zone or attribute must not share a name with a built-in
-        field of the same object, nor with another declared name there."""
-        rs = self.rs
-        pieces = {p: rs.where.get(("piece", p)) for p in rs.pieces}
-        owners = [("sides", RESERVED_ATTRS,
-                   [("side variable", n, rs.where.get(("var", "side", n))) for n in rs.side_vars]
-                   + [("side zone", n, rs.where.get(("zone", "side", n)))
-                      for n in rs.zone_names("side")]),
-                  ("spaces", SPACE_RESERVED,
-                   [("space attribute", n, rs.where.get(("space-attr", n))) for n in rs.space_attrs]
-                   + [("space zone", n, rs.where.get(("zone", "space", n)))
-                      for n in rs.zone_names("space")])]
-        for kname, k in rs.kinds.items():
-            owners.append((f"components of kind {kname!r}", set(),
-                           [("attribute", n, rs.where.get(("kind-attr", kname, n)))
-                            for n in list(k.attributes) + list(k.properties)]))
-        owners.append(("components", COMP_RESERVED, []))
-        builtin_of = {}  # piece -> the objects on which its name is a built-in field
-        for owner, builtin, declared in owners:
-            for what, name, at in declared:
-                if name in builtin and at and what != "side variable":  # vars: load_game
-                    self.err(*at, "DUP-ID", f"{name!r} is a built-in field of {owner}; "
-                             f"this {what} needs another name")
-            for name, at in pieces.items():
-                if name in builtin:
-                    builtin_of.setdefault(name, []).append(owner)
-                clash = next((w for w, n, _ in declared if n == name), None)
-                if clash and at:
-                    self.err(*at, "DUP-ID", f"piece kind {name!r} has the name of a {clash} "
-                             f"(both would be read as {owner[:-1] if owner.endswith('s') else owner}"
-                             f".{name})")
-        for name, where in builtin_of.items():
-            if pieces[name]:
-                self.err(*pieces[name], "DUP-ID", f"{name!r} is a built-in field of "
-                         f"{' and '.join(where)}, where pieces are counted; the piece kind "
-                         "needs another name")
-        for sa in set(rs.space_attrs) & set(rs.zone_names("space")):
-            at = rs.where.get(("zone", "space", sa))
-            if at:
-                self.err(*at, "DUP-ID", f"{sa!r} is both a space attribute and a space zone")
-
-    def undef(self, f, line, col, what, name, known):
-        near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
-        self.err(f, line, col, "REF-UNDEF", f"undefined {what} {name!r}",
-                 hint=f"did you mean {near[0]!r}?" if near else "")
-
 
 def _option(f, node, name, opt) -> dict:
     """An option as the loader keeps it, with the places for messages."""
@@ -813,10 +407,6 @@ def _option(f, node, name, opt) -> dict:
             "seats": {str(k): list(v) for k, v in (opt.get("seats") or {}).items()},
             "seats_node": opt.get("seats")}
 
-
-def _key(node, text):
-    """The mapping key whose text is `text` (YAML keys may be numbers)."""
-    return next((k for k in node if str(k) == text), text)
 
 
 def load_ruleset(folder, variant=None, options=None) -> tuple[Ruleset, list[Diagnostic]]:

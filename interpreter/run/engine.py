@@ -310,7 +310,7 @@ class Game(Effects, Events, Decisions, GameLog):
 
     def _failure(self, message):
         """What went wrong: running out of steps if the budget is spent (the
-        fast back end checks a few plain lines after paying, checks.py)."""
+        fast back end checks a few plain lines after paying, stepchecks.py)."""
         if self.fuel < 0 and self.reserve <= 0:
             return self._out_of_steps_message()
         return message

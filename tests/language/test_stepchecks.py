@@ -1,6 +1,6 @@
-"""The fast back end's step checks wait across plain lines (checks.py):
+"""The fast back end's step checks wait across plain lines (stepchecks.py):
 which ones go, which stay, and what a failure then reports."""
-from interpreter.compile.checks import CHECK, deferred_checks
+from interpreter.compile.stepchecks import CHECK, deferred_checks
 
 
 def _run(lines):
