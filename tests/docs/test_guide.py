@@ -43,9 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import cli
 
-from interpreter.cli.main import main
 from interpreter.designer.scenario import run_scenario_file
 from interpreter.load.ruleset import load_ruleset
 from interpreter.run.engine import Game, StopGame, load_program, validate_ruleset
@@ -982,7 +981,7 @@ def _make_guide_files(command, tmp):
                 if earlier == command:
                     break
                 if w in shlex.split(earlier):
-                    CliRunner().invoke(main, _guide_words(earlier, tmp)[1:])
+                    cli(*_guide_words(earlier, tmp)[1:])
 
 
 @pytest.mark.parametrize("line,command", GUIDE.commands, ids=_ids(GUIDE.commands, lambda c: c[0]))
@@ -1000,7 +999,7 @@ def test_guide_command_works(line, command, guide_tmp):
         if failed:
             _fail(f"README.md:{line}: `{command}` has failing scenarios:\n" + "\n".join(failed))
         return
-    r = CliRunner().invoke(main, abs_[1:])
+    r = cli(*abs_[1:])
     if r.exit_code != 0:
         _fail(f"README.md:{line}: `{command}` exits {r.exit_code}:\n{r.output[-2000:]}"
               + (f"\n{r.exception!r}" if r.exit_code != 1 else ""))

@@ -7,9 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from interpreter.cli.main import main
+from helpers import cli_raising
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
@@ -43,7 +41,7 @@ def test_each_next_step_works(line, tmp_path, monkeypatch):
         words = shlex.split(command)
         assert words[0] == "rulebook"
         stdin = "1\n" * 400 if "human" in words else None
-        r = CliRunner().invoke(main, words[1:], input=stdin, catch_exceptions=False)
+        r = cli_raising(*words[1:], input=stdin)
         assert r.exit_code == 0, f"{command}\n{r.output[-2000:]}"
         for i, w in enumerate(words):
             if w == "-o":

@@ -12,9 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import cli
 
-from interpreter.cli.main import main
 from interpreter.model.views import entry_for, log_for, sees, view_for, viewers
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program
@@ -290,8 +289,7 @@ def test_no_public_line_of_a_shipped_game_names_a_hidden_component(ruleset, opti
 
 def test_play_view_prints_only_what_a_seat_may_read(hands, tmp_path):
     log = tmp_path / "full.jsonl"
-    r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--log", str(log),
-                                  "--view", "south"])
+    r = cli("play", hands, "--seed", "3", "--log", log, "--view", "south")
     assert r.exit_code == 0, r.output
     full = [json.loads(line) for line in log.read_text().splitlines()]
     assert all("see" in e for e in full)
@@ -300,10 +298,10 @@ def test_play_view_prints_only_what_a_seat_may_read(hands, tmp_path):
     for text in north_only:
         assert text not in r.output
     assert "north chooses a card (pass)" in r.output
-    r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--view", "public"])
+    r = cli("play", hands, "--seed", "3", "--view", "public")
     assert r.exit_code == 0 and "north chooses a card (pass)" in r.output
     assert not any(t in r.output for t in north_only)
-    r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--view", "west"])
+    r = cli("play", hands, "--seed", "3", "--view", "west")
     assert r.exit_code == 2 and "west" in r.output
 
 

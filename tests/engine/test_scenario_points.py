@@ -12,9 +12,8 @@ import re
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
+from helpers import cli
 
-from interpreter.cli.main import main
 from interpreter.designer.scenario import run_scenario_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,7 +149,7 @@ expect:
     that: ['true']
   - offered: {player: green, decision: move, labels: [x]}
 """, HEAD.replace(f"ruleset: {RACE}", "ruleset: race"))
-    r = CliRunner().invoke(main, ["validate", "--format", "json", str(path)])
+    r = cli("validate", "--format", "json", path)
     codes = {(d["code"], d["line"]) for d in json.loads(r.stdout)}
     assert ("REF-UNDEF", pos(path, "mvoe")[0]) in codes
     assert ("REF-UNDEF", pos(path, "green")[0]) in codes
@@ -225,16 +224,15 @@ expect:
 
 def test_play_honours_path_with_a_scenario(tmp_path):
     path = write(tmp_path, "expect:\n  - that: ['winners == [red]']\n")
-    ok = CliRunner().invoke(main, ["play", str(RACE), "--scenario", str(path)])
+    ok = cli("play", RACE, "--scenario", path)
     assert ok.exit_code == 0, ok.output
-    other = CliRunner().invoke(main, ["play", str(ROOT / "rules" / "chicago"),
-                                      "--scenario", str(path)])
+    other = cli("play", ROOT / "rules" / "chicago", "--scenario", path)
     assert other.exit_code == 2 and "OPTION" in other.output
 
 
 def test_a_failing_scenario_shows_the_log_up_to_the_failure(tmp_path):
     path = write(tmp_path, "expect:\n  - that: ['winners == [blue]']\n")
-    r = CliRunner().invoke(main, ["play", str(RACE), "--scenario", str(path)])
+    r = cli("play", RACE, "--scenario", path)
     assert r.exit_code == 1
     assert "the log up to the failure" in r.output and "red completes lap 1" in r.output
 

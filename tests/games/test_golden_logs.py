@@ -8,9 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from interpreter.cli.main import main
+from helpers import cli_raising
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
@@ -42,8 +40,7 @@ def designer_log(entries) -> str:
 def played(name) -> list:
     """The log of `rulebook play rules/ARGS`, as its JSON lines give it."""
     ruleset, *args = GAMES[name]
-    r = CliRunner().invoke(main, ["play", str(ROOT / "rules" / ruleset), *args,
-                                  "--format", "jsonl"], catch_exceptions=False)
+    r = cli_raising("play", ROOT / "rules" / ruleset, *args, "--format", "jsonl")
     assert r.exit_code == 0, r.output
     return [json.loads(line) for line in r.output.splitlines()]
 

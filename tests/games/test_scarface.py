@@ -6,9 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import cli
 
-from interpreter.cli.main import main
 from interpreter.model.views import log_for, view_for
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program
@@ -121,9 +120,8 @@ def test_hands_decks_jobs_and_money_stay_with_their_owner(program, players):
 
 
 def test_options_with_hyphens_on_the_command_line():
-    r = CliRunner().invoke(main, ["play", str(RULESET), "--seed", "2", "--players", "2",
-                                  "--option", "job-draft=true", "--option",
-                                  "customized-deck=true", "--json"])
+    r = cli("play", RULESET, "--seed", "2", "--players", "2", "--option", "job-draft=true",
+            "--option", "customized-deck=true", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["options"]["job_draft"] is True and out["options"]["customized_deck"] is True

@@ -8,10 +8,8 @@ import json
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
 from helpers import cli
 
-from interpreter.cli.main import main
 from interpreter.model.views import entry_for, view_for
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program
@@ -98,8 +96,6 @@ def named(text):
 
 def lines_read_by(game, sid):
     return [e["text"] for e in (entry_for(x, sid) for x in game.log) if e is not None]
-
-
 
 
 def leaks(game):
@@ -237,9 +233,8 @@ def test_people_at_the_table_read_a_count_of_decisions_they_may_know(tmp_path):
     differ = 0
     for seed in range(1, 9):
         log = tmp_path / f"{seed}.jsonl"
-        r = CliRunner().invoke(main, ["play", str(path), "--seed", str(seed), "--plain",
-                                      "--agents", "human,random", "--log", str(log)],
-                               input="1\n" * 5)
+        r = cli("play", path, "--seed", seed, "--plain", "--agents", "human,random", "--log", log,
+                input="1\n" * 5)
         assert r.exit_code == 0, r.output
         entries = [json.loads(x) for x in log.read_text().splitlines()]
         chosen = [e for e in entries if "choice" in e and not e.get("forced")]

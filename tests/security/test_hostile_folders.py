@@ -5,11 +5,10 @@ a symbolic link out of it, and not through a scenario's or a save's
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import rulebook_process
 
 ROOT = Path(__file__).resolve().parents[2]
 RACE = ROOT / "rules" / "tutorial_race"
@@ -17,8 +16,7 @@ SECRET = "AWS_KEY=hunter2"
 
 
 def rulebook(*args, cwd=None):
-    r = subprocess.run([sys.executable, "-m", "interpreter", *map(str, args)], cwd=cwd,
-                       capture_output=True, text=True, timeout=300)
+    r = rulebook_process(*args, cwd=cwd)
     return r.returncode, r.stdout + r.stderr
 
 

@@ -9,8 +9,9 @@ import json
 import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
+
+from helpers import rulebook_process
 
 MEMORY = 1_500_000_000  # bytes of address space for the run
 GIGABYTE = 1_000_000_000
@@ -60,9 +61,7 @@ def _limited():
 
 
 def rulebook(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter", *map(str, args)],
-                          capture_output=True, text=True, timeout=TIMEOUT,
-                          preexec_fn=_limited)
+    return rulebook_process(*args, timeout=TIMEOUT, preexec_fn=_limited)
 
 
 def stopped(result, folder: Path, needle: str) -> str:
@@ -165,11 +164,10 @@ def test_fifty_thousand_components_with_piece_rows_load_within_a_gigabyte(tmp_pa
     (folder / "tokens.yaml").write_text("kind: components\ncomponent: token\nzone: pool\n"
                                         "items:\n" + items, encoding="utf-8")
     (folder / "game.yaml").write_text(ROWS_GAME, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "interpreter", "play", str(folder), "--seed", "1",
-                        "--quiet"], capture_output=True, text=True, timeout=TIMEOUT,
-                       env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
-                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (GIGABYTE,
-                                                                                  GIGABYTE)))
+    r = rulebook_process("play", folder, "--seed", "1", "--quiet", timeout=TIMEOUT,
+                         env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS,
+                                                               (GIGABYTE, GIGABYTE)))
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-2000:]
     assert "INTERNAL" not in out and "Traceback" not in out

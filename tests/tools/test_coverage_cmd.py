@@ -4,9 +4,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from interpreter.cli.main import main
+from helpers import cli_raising
 
 ROOT = Path(__file__).resolve().parents[2]
 RACE = ROOT / "rules" / "tutorial_race"
@@ -18,7 +16,7 @@ ARM = "if race.rules:%d" % next(i for i, line in enumerate(
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["coverage", *map(str, args)], catch_exceptions=False)
+    return cli_raising("coverage", *args)
 
 
 def report(path, *args):
@@ -220,7 +218,7 @@ def test_an_overlay_may_not_list_unreachable_items(tmp_path):
         "    default: none\noverlays:\n  extra:\n    more: extra\n")
     (layer / "extra" / "overlay.yaml").write_text(
         "kind: overlay\nid: extra\nname: Extra\ncoverage:\n  unreachable: []\n")
-    r = CliRunner().invoke(main, ["validate", str(folder)], catch_exceptions=False)
+    r = cli_raising("validate", folder)
     assert r.exit_code == 1
     assert "overlay.yaml:" in r.output and "only game.yaml and a variant.yaml" in r.output
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers import rulebook_process
+
 ROOT = Path(__file__).resolve().parents[2]
 RACE = ROOT / "rules" / "tutorial_race"
 
@@ -14,9 +16,7 @@ def play(cache: Path, *extra_env):
     """One game in a fresh process whose cache folder is under `cache`."""
     env = {k: v for k, v in os.environ.items() if k != "RULEBOOK_NO_CACHE"}
     env.update(XDG_CACHE_HOME=str(cache), **dict(extra_env))
-    r = subprocess.run([sys.executable, "-m", "interpreter", "play", str(RACE), "--seed", "3",
-                        "--json", "--quiet"], capture_output=True, text=True, env=env,
-                       cwd=ROOT, timeout=300)
+    r = rulebook_process("play", RACE, "--seed", "3", "--json", "--quiet", env=env, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     return r.stdout
 

@@ -9,9 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import cli_raising
 
-from interpreter.cli.main import main
 from interpreter.designer import describe
 from interpreter.language import ast as A
 from interpreter.run.engine import load_program
@@ -24,7 +23,7 @@ SHIPPED = ["tutorial_race", "smile_and_gun", "chicago", "moonshine_kingdom", "sc
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["docs", *map(str, args)], catch_exceptions=False)
+    return cli_raising("docs", *args)
 
 
 def test_the_tutorial_reference_reads_as_reviewed():

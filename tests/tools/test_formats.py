@@ -5,15 +5,13 @@ import re
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from interpreter.cli.main import main
+from helpers import cli_raising
 
 RULES = Path(__file__).resolve().parents[2] / "rules"
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["play", *map(str, args)], catch_exceptions=False)
+    return cli_raising("play", *args)
 
 
 def test_jsonl_is_the_log_as_the_log_file_has_it(tmp_path):

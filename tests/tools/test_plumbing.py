@@ -5,19 +5,13 @@ a pipe, command-line mistakes as usage errors naming the flag, flags that
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
-
-from interpreter.cli.main import main
+from helpers import cli_raising as run
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rules"
 RACE = str(RULES / "tutorial_race")
 HANDS = str(RULES / "examples" / "hidden_hands")
 SCENARIO = str(RULES / "tutorial_race" / "scenarios" / "first-to-finish.scenario.yaml")
-
-
-def run(*args, **kw):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False, **kw)
 
 
 def test_a_scenario_result_as_json(tmp_path):
