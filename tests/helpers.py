@@ -154,6 +154,14 @@ def random_agents(seed, n: int = 2) -> list:
     return [RandomAgent(f"{seed}:{i}") for i in range(n)]
 
 
+def seat_agents(program, seed, seats=None) -> list:
+    """For each seat (of `seats`, (id, name) pairs; the ruleset's by default)
+    a random agent seeded by the game's seed and its place, or None for a
+    bot the rules play."""
+    return [None if sid in program.rs.bots else RandomAgent(f"{seed}:{i}")
+            for i, (sid, _) in enumerate(program.rs.seats if seats is None else seats)]
+
+
 def run_game(program, hooks=None, game=Game, **kw):
     """A `game` (Game or a subclass) of `program` with Game's keywords (seed,
     agents, options, players, logging, steps ...) and `hooks` watching it,
@@ -216,3 +224,43 @@ def at(d: dict, path: Path, line: int, col: int):
     """A diagnostic with a known code, at path:line:col."""
     assert d["code"] in CODES
     assert (Path(d["path"]), d["line"], d["col"]) == (path, line, col), d
+
+
+# ------------------------------------------------------------ small games as text
+def dice_yaml(zone: str, *items: str) -> str:
+    """A components file of six-sided dice lying in `zone`, one item for each
+    YAML flow mapping's inside in items ("id: d1, sides: 1")."""
+    return ("kind: components\ncomponent: die\nattributes:\n  sides: {type: int, default: 6}\n"
+            f"properties:\n  value: 1\nzone: {zone}\nitems:\n"
+            + "".join(f"  - {{{item}}}\n" for item in items))
+
+
+def hands_game(id: str, seats: tuple[str, str], table: bool = False) -> str:
+    """game.yaml of a two-seat game of hidden things, named `id` (capitalised):
+    a hidden deck and a face-down pile (a face-up table if asked), a cup,
+    and for each seat a hand and dice only its owner sees; score by score."""
+    return (f"kind: game\nid: {id}\nname: {id.capitalize()}\nplayers: 2\n"
+            f"seats: [{{id: {seats[0]}}}, {{id: {seats[1]}}}]\n"
+            "variables:\n  side: {score: 0}\nscore: score\nzones:\n  game:\n"
+            "    deck: {type: deck, visibility: hidden}\n    pile: {visibility: hidden}\n"
+            + ("    table: {}\n" if table else "") + "    cup: {}\n"
+            "  side:\n    hand: {visibility: owner}\n    dice: {visibility: owner}\n")
+
+
+def probe_game(game_variables: str, zones: str = "") -> str:
+    """game.yaml of the two-seat probe (red and blue, a side score, a pool),
+    with these lines (indented by four) under variables: game: and under
+    zones: after the pool."""
+    return ("kind: game\nid: probe\nname: Probe\nplayers: 2\nseats:\n  - {id: red}\n"
+            f"  - {{id: blue}}\nvariables:\n  game:\n{game_variables}  side:\n    score: 0\n"
+            f"score: score\nzones:\n  game:\n    pool: {{}}\n{zones}")
+
+
+def probe_ruleset(folder: Path, probe: str, game: str, defs: str = "",
+                  files: dict[str, str] | None = None) -> Path:
+    """A ruleset in `folder` (game.yaml: game) of one round whose one phase,
+    main, runs `probe` (indented by two), after the rule definitions in defs;
+    `files` written beside. The folder."""
+    body = "\n".join("  " + line for line in probe.splitlines())
+    flow = f"game {{\n  rounds 1 {{ main }}\n}}\n\n{defs}phase main {{\n{body}\n}}\n"
+    return write_files(folder, {"game.yaml": game, **(files or {}), "flow.rules": flow})

@@ -43,13 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import ROOT, cli
 
 from interpreter.designer.scenario import run_scenario_file
 from interpreter.load.ruleset import load_ruleset
 from interpreter.run.engine import Game, StopGame, load_program, validate_ruleset
 
-ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "rules" / "README.md"
 TUTORIAL = ROOT / "rules" / "tutorial_race"
 

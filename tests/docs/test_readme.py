@@ -4,12 +4,10 @@ the files they write)."""
 import re
 import shlex
 import shutil
-from pathlib import Path
 
 import pytest
-from helpers import cli_raising
+from helpers import ROOT, cli_raising
 
-ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 
 

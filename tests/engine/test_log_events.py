@@ -2,14 +2,11 @@
 (schemas/log.schema.json), under the same secrecy: a reader who may not see
 a component gets its kind and count, never its id."""
 import json
-from pathlib import Path
 
 import pytest
-from helpers import cli_raising
+from helpers import ROOT, RULES, cli_raising
 from jsonschema import Draft202012Validator
 
-ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "rules"
 SCHEMA = Draft202012Validator(json.loads((ROOT / "schemas" / "log.schema.json").read_text()))
 
 GAMES = {

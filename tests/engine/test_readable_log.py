@@ -3,14 +3,11 @@ ruleset's words where it gives them (`log` clauses on events), names for
 components, zones and pieces, one line per draw, and a summary at the end
 of each round; secrets stay with those who may see them."""
 import re
-from pathlib import Path
 
 import pytest
-from helpers import cli, cli_raising, compiled, first_agents, load_errors, run_game
+from helpers import ROOT, cli, cli_raising, compiled, first_agents, load_errors, run_game
 
 from interpreter.model.views import log_for
-
-ROOT = Path(__file__).resolve().parents[2]
 
 CARDS = """
 kind: components

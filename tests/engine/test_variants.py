@@ -4,13 +4,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import ROOT, RULES, cli, compiled, copy_ruleset
 
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program, validate_ruleset
 
-ROOT = Path(__file__).resolve().parents[2]
-RULESET = ROOT / "rules" / "smile_and_gun"
+RULESET = RULES / "smile_and_gun"
 SCENARIOS = ["none", "the-ravens", "the-red-death", "the-cask", "lenores-boys",
              "the-nevermore", "the-gold-bugs", "montresors-gang", "three-roses",
              "tarr-and-fethers", "your-legacy"]
@@ -19,8 +18,7 @@ LEVELS = ["easy", "standard", "hard", "legendary"]
 
 def solo_game(scenario, level, seed):
     opts = {"scenario": scenario, "difficulty": level}
-    program, diags = load_program(RULESET, variant="solo", options=opts)
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(RULESET, variant="solo", options=opts)
     game = Game(program, seed=seed, options=opts, agents=[RandomAgent(seed), None])
     game.hooks = lambda g, when, phase: g.check_invariants()
     return game.run()
@@ -70,10 +68,8 @@ def test_a_solo_game_replays_exactly(tmp_path):
 
 
 @pytest.fixture()
-def copy(tmp_path):
-    dst = tmp_path / "game"
-    shutil.copytree(RULESET, dst, ignore=shutil.ignore_patterns("scenarios"))
-    return dst
+def copy(ruleset_copy):
+    return ruleset_copy("smile_and_gun", "scenarios", to="game")
 
 
 def codes_at(diags, name):
@@ -132,8 +128,7 @@ def test_bot_without_a_rank_is_a_runtime_error(copy):
     start = text.index("        prefer [gap(")
     end = text.index("{", start)
     f.write_text(text[:start] + "       " + text[end:])
-    program, diags = load_program(copy, variant="solo")
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(copy, variant="solo")
     game = Game(program, seed=1, options={"shadow": "the-badge", "infusion": "soulbond"},
                 agents=[RandomAgent(1), None])
     with pytest.raises(Exception) as e:
@@ -160,8 +155,7 @@ def test_a_variant_chooses_its_default_player_count(tmp_path):
     assert data["players"] == {"min": 1, "max": 3, "default": 1, "seats": ["p1", "p4"]}
     r = cli("info", scarface, "--variant", "solo", "--players", "3", "--json")
     assert json.loads(r.output)["players"]["seats"] == ["p1", "p2", "p3", "p4"]
-    copy = tmp_path / "scarface_1920"
-    shutil.copytree(scarface, copy)
+    copy = copy_ruleset(scarface, tmp_path / "scarface_1920")
     f = copy / "variants" / "solo" / "variant.yaml"
     f.write_text(f.read_text().replace("default: 1}", "default: 4}"))
     diags = validate_ruleset(copy)

@@ -5,13 +5,9 @@ files with `REGOLD=1 pytest tests/games/test_golden_logs.py` and read the diff
 before committing it."""
 import json
 import os
-from pathlib import Path
 
 import pytest
-from helpers import cli_raising
-
-ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = ROOT / "tests" / "golden"
+from helpers import GOLDEN, ROOT, cli_raising
 
 GAMES = {  # golden file -> the `rulebook play` arguments that make it
     "smile_and_gun": ["smile_and_gun", "--seed", "1"],

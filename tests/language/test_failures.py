@@ -2,27 +2,19 @@
 the part of the line it is about, the last log lines, and the same report
 from `play` and `simulate` for the same seed."""
 import json
-import shutil
 from pathlib import Path
 
-from helpers import cli_raising
+from helpers import cli_raising, copy_ruleset, edit
 
 from interpreter.run.failures import rule_at, with_subject
 
-RACE = Path(__file__).resolve().parents[2] / "rules" / "tutorial_race"
-
 
 def _race(tmp_path, before_roll="", in_advance=""):
-    rules = tmp_path / "race"
-    shutil.copytree(RACE, rules)
-    game = rules / "game.yaml"
-    game.write_text(game.read_text().replace("    cup: {description: The two dice}",
-                                             "    cup: {description: The two dice}\n"
-                                             "    box: {description: Always empty}"))
-    flow = rules / "race.rules"
-    text = flow.read_text().replace("      roll cup\n", "      roll cup\n" + before_roll, 1)
-    text = text.replace("def advance(p, n) {\n", "def advance(p, n) {\n" + in_advance, 1)
-    flow.write_text(text)
+    rules = copy_ruleset("tutorial_race", tmp_path / "race")
+    edit(rules / "game.yaml", "    cup: {description: The two dice}",
+         "    cup: {description: The two dice}\n    box: {description: Always empty}")
+    edit(rules / "race.rules", "      roll cup\n", "      roll cup\n" + before_roll)
+    edit(rules / "race.rules", "def advance(p, n) {\n", "def advance(p, n) {\n" + in_advance)
     return str(rules)
 
 

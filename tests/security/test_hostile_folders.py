@@ -8,10 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import rulebook_process
+from helpers import RACE, copy_ruleset, rulebook_process
 
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 SECRET = "AWS_KEY=hunter2"
 
 
@@ -30,9 +28,7 @@ def secrets(folder: Path) -> Path:
 
 
 def race_copy(tmp_path) -> Path:
-    folder = tmp_path / "rs"
-    shutil.copytree(RACE, folder)
-    return folder
+    return copy_ruleset("tutorial_race", tmp_path / "rs")
 
 
 @pytest.mark.parametrize("link", ["variants/evil", "variants"])

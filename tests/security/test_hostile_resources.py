@@ -11,49 +11,17 @@ import resource
 import subprocess
 from pathlib import Path
 
-from helpers import rulebook_process
+from helpers import probe_game, probe_ruleset, rulebook_process
 
 MEMORY = 1_500_000_000  # bytes of address space for the run
 GIGABYTE = 1_000_000_000
 TIMEOUT = 100  # seconds: the engine's own backstop is 60
 
-GAME_YAML = """\
-kind: game
-id: probe
-name: Probe
-players: 2
-seats:
-  - {id: red}
-  - {id: blue}
-variables:
-  game:
-    keep: null
-  side:
-    score: 0
-score: score
-zones:
-  game:
-    pool: {}
-"""
-
-FLOW = """\
-game {
-  rounds 1 { main }
-}
-
-phase main {
-PROBE
-}
-"""
+GAME_YAML = probe_game("    keep: null\n")
 
 
 def make(tmp_path: Path, probe: str, game: str = GAME_YAML) -> Path:
-    folder = tmp_path / "probe"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(game, encoding="utf-8")
-    body = "\n".join("  " + line for line in probe.splitlines())
-    (folder / "flow.rules").write_text(FLOW.replace("PROBE", body), encoding="utf-8")
-    return folder
+    return probe_ruleset(tmp_path / "probe", probe, game)
 
 
 def _limited():

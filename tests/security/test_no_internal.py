@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from helpers import RACE, ROOT, copy_ruleset, diagnostics, edit, locate
 from helpers import cli_clean as cli
-from helpers import diagnostics, edit, locate
 
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 # (race, a fresh copy of the tutorial race without its scenarios, is a
 # fixture of tests/conftest.py)
 
@@ -144,7 +140,7 @@ def test_a_file_that_is_not_utf8_is_an_encoding_error(race):
 
 @pytest.mark.parametrize("variant", ["nope", "../solo"])
 def test_a_scenarios_unknown_variant_points_at_its_key(tmp_path, variant):
-    shutil.copytree(ROOT / "rules" / "smile_and_gun", tmp_path / "smile_and_gun")
+    copy_ruleset("smile_and_gun", tmp_path / "smile_and_gun")
     scenario = tmp_path / "s.scenario.yaml"
     scenario.write_text("scenario: s\nruleset: smile_and_gun\n"
                         f"variant: '{variant}'\nthen: first\n", encoding="utf-8")

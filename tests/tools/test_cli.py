@@ -1,11 +1,9 @@
 """The command line: result formats, saving and replaying, exit codes."""
 import json
-from pathlib import Path
 
-from helpers import cli
+from helpers import ROOT, cli
 from helpers import cli_raising as run
 
-ROOT = Path(__file__).resolve().parents[2]
 RULESET = str(ROOT / "rules" / "smile_and_gun")
 OPTS = ["--option", "shadow=the-badge", "--option", "infusion=second-chance"]
 

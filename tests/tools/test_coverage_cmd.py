@@ -1,13 +1,9 @@
 """`rulebook coverage`: what the scenarios and random games ran, and what never did."""
 import json
-import shutil
-from pathlib import Path
 
 import pytest
-from helpers import cli_raising
+from helpers import RACE, ROOT, cli_raising, copy_ruleset
 
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 STEP = '  return p.laps * len(track("loop"))'
 GUARD = "  if p.laps > 100 { warp(p) }"
 # the guard goes in just before that line, so it takes that line's number
@@ -28,8 +24,7 @@ def report(path, *args):
 def race(tmp_path, unreachable=None):
     """Tutorial Race with a rule no game can reach: nobody runs 100 laps, so
     `warp` is never called and the `if` arm in `progress` never runs."""
-    folder = tmp_path / "race"
-    shutil.copytree(RACE, folder)
+    folder = copy_ruleset("tutorial_race", tmp_path / "race")
     rules = folder / "race.rules"
     text = rules.read_text()
     assert STEP in text

@@ -8,13 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from helpers import cli, cli_raising
+from helpers import ROOT, cli, cli_raising
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
 from interpreter.load.schemas import KINDS
 
-ROOT = Path(__file__).resolve().parents[2]
 GRAMMAR = ROOT / "tools" / "editor" / "rulebook-rules" / "syntaxes" / "rules.tmLanguage.json"
 
 

@@ -4,9 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import cli, cli_raising, rulebook_process
+from helpers import RULES, cli, cli_raising, rulebook_process
 
-RULES = Path(__file__).resolve().parents[2] / "rules"
 RACE = str(RULES / "tutorial_race")
 CHICAGO = str(RULES / "chicago")
 

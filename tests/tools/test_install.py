@@ -3,15 +3,13 @@ designer's first ruleset is one command away. (CI also builds the wheel and
 uses it from a fresh virtualenv in another folder: tools/check-wheel.)"""
 import json
 import tomllib
-from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from helpers import cli_raising as run
 
 from interpreter.designer.scaffold import ruleset_id
 from interpreter.support import resources
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_schemas_are_package_data_made_from_the_top_level_folder():

@@ -4,17 +4,13 @@ game.yaml, the output formats, and the shipped rulesets."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import ROOT, cli, copy_ruleset
 
 from interpreter.designer.lint import lint_ruleset
 from interpreter.designer.lintcheck import LINT_CODES
-
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 
 STMT = "    p.laps += 1\n"  # a line of advance() in race.rules, where a test adds one
 
@@ -22,8 +18,7 @@ STMT = "    p.laps += 1\n"  # a line of advance() in race.rules, where a test ad
 def build(tmp_path, name="race", stmt=None, rules="", game=None, files=None, replace=None):
     """The tutorial race with changes: a statement in advance(), rule text
     added, game.yaml lines replaced, extra files."""
-    folder = tmp_path / name
-    shutil.copytree(RACE, folder, ignore=shutil.ignore_patterns("scenarios"))
+    folder = copy_ruleset("tutorial_race", tmp_path / name, "scenarios")
     race = folder / "race.rules"
     text = race.read_text()
     if stmt:

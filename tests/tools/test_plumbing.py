@@ -5,10 +5,9 @@ a pipe, command-line mistakes as usage errors naming the flag, flags that
 import json
 from pathlib import Path
 
+from helpers import RULES, edit
 from helpers import cli_raising as run
 
-ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "rules"
 RACE = str(RULES / "tutorial_race")
 HANDS = str(RULES / "examples" / "hidden_hands")
 SCENARIO = str(RULES / "tutorial_race" / "scenarios" / "first-to-finish.scenario.yaml")
@@ -42,12 +41,9 @@ def test_json_follows_the_view():
     assert mine["decisions"] == len(mine["choices"]) < whole["decisions"]
 
 
-def test_results_on_stdout_diagnostics_on_stderr(tmp_path):
-    broken = tmp_path / "race"
-    import shutil
-    shutil.copytree(RACE, broken)
-    (broken / "race.rules").write_text((broken / "race.rules").read_text()
-                                       .replace("phase race {", "phase race {\n  lapz += 1"))
+def test_results_on_stdout_diagnostics_on_stderr(ruleset_copy):
+    broken = ruleset_copy("tutorial_race", to="race")
+    edit(broken / "race.rules", "phase race {", "phase race {\n  lapz += 1")
     r = run("validate", broken)
     assert r.exit_code == 1
     assert "REF-UNDEF" in r.stderr and "REF-UNDEF" not in r.stdout
