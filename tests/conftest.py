@@ -1,8 +1,9 @@
 """Shared by every test folder. pytest puts this folder on the import path
 for this conftest, so a test in any folder imports tests/helpers.py (the
 repository's paths, `rulebook` run in-process, ruleset folders, programs,
-games and diagnostics) as `helpers`. The fixtures here are the rulesets many
-tests start from."""
+games, small games as text, diagnostics) as `helpers`. The fixtures here
+are the rulesets tests in more than one folder start from; a folder's own
+conftest.py holds those only its tests use."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,12 +26,6 @@ def ruleset_copy(tmp_path):
 def rs(tmp_path) -> Path:
     """A fresh copy of rules/smile_and_gun, without its scenarios and variants."""
     return copy_ruleset("smile_and_gun", tmp_path / "rs", "scenarios", "variants", "__pycache__")
-
-
-@pytest.fixture
-def race(tmp_path) -> Path:
-    """A fresh copy of rules/tutorial_race, without its scenarios."""
-    return copy_ruleset("tutorial_race", tmp_path / "race", "scenarios", "__pycache__")
 
 
 @pytest.fixture

@@ -1,14 +1,17 @@
 """What many tests share, as plain functions (tests/conftest.py puts this
 folder on the path, so any test imports it as `helpers`; the fixtures built
-on these are in the conftest.py files):
+on these are in tests/conftest.py and a folder's own conftest.py):
 
 - where the repository and its rulesets are;
 - `rulebook` run in-process (`cli`) or in a process of its own;
-- a ruleset folder copied, edited or written from texts, and a program
-  loaded from one;
+- a ruleset folder copied, edited or written from texts (a shipped
+  ruleset's copy; the tutorial race's data with rules of a test's own), and
+  a program loaded from one;
 - a game played to its end by given, first-option or random agents;
 - diagnostics read from `validate --format json`, and the line and column
-  of a text in a file, computed from the text itself.
+  of a text in a file, computed from the text itself;
+- the small games several files write as text (a game of hidden hands, a
+  one-phase probe, a cup of dice), built byte for byte as they wrote them.
 """
 from __future__ import annotations
 
