@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, cli
+from helpers import ROOT, cli, write_files
 
 from interpreter.designer.scenario import run_scenario_file
 from interpreter.load.ruleset import load_ruleset
@@ -568,18 +568,10 @@ def _write_ruleset(folder: Path, guide: Guide, rules: dict[str, str], game=True,
 
     Returns {path in the folder: README line of its line 1} for mapping
     diagnostics."""
-    folder.mkdir(parents=True, exist_ok=True)
-    origins = {}
-    for name, block in guide.sampler.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(block.body, encoding="utf-8")
-        origins[name] = block.line + 1
-    files = {**({"base.rules": BASE_RULES} if base else {}),
-             **({"base_game.rules": BASE_GAME_RULES} if game else {}), **rules}
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    return origins
+    write_files(folder, {name: block.body for name, block in guide.sampler.items()})
+    write_files(folder, {**({"base.rules": BASE_RULES} if base else {}),
+                         **({"base_game.rules": BASE_GAME_RULES} if game else {}), **rules})
+    return {name: block.line + 1 for name, block in guide.sampler.items()}
 
 
 def _origin(path: str, origins):

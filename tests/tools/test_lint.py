@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, cli, copy_ruleset
+from helpers import ROOT, cli, copy_ruleset, edit, write_files
 
 from interpreter.designer.lint import lint_ruleset
 from interpreter.designer.lintcheck import LINT_CODES
@@ -20,23 +20,15 @@ def build(tmp_path, name="race", stmt=None, rules="", game=None, files=None, rep
     added, game.yaml lines replaced, extra files."""
     folder = copy_ruleset("tutorial_race", tmp_path / name, "scenarios")
     race = folder / "race.rules"
-    text = race.read_text()
     if stmt:
-        text = text.replace(STMT, STMT + "    " + stmt + "\n", 1)
+        edit(race, STMT, STMT + "    " + stmt + "\n")
     for old, new in (replace or {}).items():
-        assert old in text
-        text = text.replace(old, new, 1)
-    race.write_text(text + "\n" + rules)
-    g = folder / "game.yaml"
-    gtext = g.read_text()
+        edit(race, old, new)
+    with open(race, "a", encoding="utf-8") as fh:
+        fh.write("\n" + rules)
     for old, new in (game or {}).items():
-        assert old in gtext
-        gtext = gtext.replace(old, new, 1)
-    g.write_text(gtext)
-    for rel, content in (files or {}).items():
-        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        (folder / rel).write_text(content)
-    return folder
+        edit(folder / "game.yaml", old, new)
+    return write_files(folder, files or {})
 
 
 def codes(folder):
