@@ -1,15 +1,13 @@
 """The guide's cookbook (rules/README.md section 15): every recipe under
 rules/examples/ checks cleanly, plays 100 random games to their end on
 both back ends alike, and has its own section in the guide."""
-from pathlib import Path
 
 import pytest
+from helpers import ROOT, seat_agents
 
 from interpreter.designer.difftest import compare
-from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, active_seats, load_program, validate_ruleset, with_players
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted(p.parent for p in (ROOT / "rules" / "examples").glob("*/game.yaml"))
 
 
@@ -26,9 +24,8 @@ def test_a_recipe_validates_and_plays_100_games(folder):
     seats = active_seats(program.rs, seated, None)
     ended = 0
     for seed in range(100):
-        agents = [None if sid in program.rs.bots else RandomAgent(f"{seed}:{i}")
-                  for i, (sid, _) in enumerate(seats)]
-        game = Game(program, seed=seed, options=seated, agents=agents).run()
+        game = Game(program, seed=seed, options=seated,
+                    agents=seat_agents(program, seed, seats)).run()
         ended += game.finished
     assert ended == 100
     assert not compare(folder, range(10), None, {})  # the fast back end plays the same

@@ -43,14 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import ROOT, cli, write_files
 
-from interpreter.cli.main import main
 from interpreter.designer.scenario import run_scenario_file
 from interpreter.load.ruleset import load_ruleset
 from interpreter.run.engine import Game, StopGame, load_program, validate_ruleset
 
-ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "rules" / "README.md"
 TUTORIAL = ROOT / "rules" / "tutorial_race"
 
@@ -570,18 +568,10 @@ def _write_ruleset(folder: Path, guide: Guide, rules: dict[str, str], game=True,
 
     Returns {path in the folder: README line of its line 1} for mapping
     diagnostics."""
-    folder.mkdir(parents=True, exist_ok=True)
-    origins = {}
-    for name, block in guide.sampler.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(block.body, encoding="utf-8")
-        origins[name] = block.line + 1
-    files = {**({"base.rules": BASE_RULES} if base else {}),
-             **({"base_game.rules": BASE_GAME_RULES} if game else {}), **rules}
-    for name, text in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text, encoding="utf-8")
-    return origins
+    write_files(folder, {name: block.body for name, block in guide.sampler.items()})
+    write_files(folder, {**({"base.rules": BASE_RULES} if base else {}),
+                         **({"base_game.rules": BASE_GAME_RULES} if game else {}), **rules})
+    return {name: block.line + 1 for name, block in guide.sampler.items()}
 
 
 def _origin(path: str, origins):
@@ -982,7 +972,7 @@ def _make_guide_files(command, tmp):
                 if earlier == command:
                     break
                 if w in shlex.split(earlier):
-                    CliRunner().invoke(main, _guide_words(earlier, tmp)[1:])
+                    cli(*_guide_words(earlier, tmp)[1:])
 
 
 @pytest.mark.parametrize("line,command", GUIDE.commands, ids=_ids(GUIDE.commands, lambda c: c[0]))
@@ -1000,7 +990,7 @@ def test_guide_command_works(line, command, guide_tmp):
         if failed:
             _fail(f"README.md:{line}: `{command}` has failing scenarios:\n" + "\n".join(failed))
         return
-    r = CliRunner().invoke(main, abs_[1:])
+    r = cli(*abs_[1:])
     if r.exit_code != 0:
         _fail(f"README.md:{line}: `{command}` exits {r.exit_code}:\n{r.output[-2000:]}"
               + (f"\n{r.exception!r}" if r.exit_code != 1 else ""))

@@ -4,14 +4,10 @@ the files they write)."""
 import re
 import shlex
 import shutil
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import ROOT, cli_raising
 
-from interpreter.cli.main import main
-
-ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 
 
@@ -43,7 +39,7 @@ def test_each_next_step_works(line, tmp_path, monkeypatch):
         words = shlex.split(command)
         assert words[0] == "rulebook"
         stdin = "1\n" * 400 if "human" in words else None
-        r = CliRunner().invoke(main, words[1:], input=stdin, catch_exceptions=False)
+        r = cli_raising(*words[1:], input=stdin)
         assert r.exit_code == 0, f"{command}\n{r.output[-2000:]}"
         for i, w in enumerate(words):
             if w == "-o":

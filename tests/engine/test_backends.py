@@ -5,10 +5,9 @@ seeds of every shipped ruleset, variant and option set (a sample here;
 from pathlib import Path
 
 import pytest
+from helpers import RULES, compiled, copy_ruleset, edit
 
 from interpreter.designer.difftest import compare
-
-RULES = Path(__file__).resolve().parents[2] / "rules"
 
 # (ruleset, variant, options, players, seeds)
 CONFIGS = [
@@ -39,16 +38,17 @@ def test_fast_and_reference_back_ends_play_the_same_games(ruleset, variant, opti
     assert not found, "\n".join(str(m) for m in found[:3])
 
 
-def _race_with(tmp_path, phase, rules_text, seeds):
-    """The tutorial race with one more phase first in each round, checked to
-    play the same on both back ends over `seeds` seeds: its folder."""
-    import shutil
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    flow = rules / "race.rules"
-    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
-                                             f"  rounds 10 {{\n    {phase}\n    race\n")
-                    + rules_text)
+def _race_with(tmp_path, phase, rules_text, seeds, game=None):
+    """The tutorial race with one more phase first in each round (and each
+    `old: new` of `game` replaced in game.yaml), checked to play the same on
+    both back ends over `seeds` seeds: its folder."""
+    rules = copy_ruleset("tutorial_race", tmp_path / "race")
+    for old, new in (game or {}).items():
+        edit(rules / "game.yaml", old, new)
+    edit(rules / "race.rules", "  rounds 10 {\n    race\n",
+         f"  rounds 10 {{\n    {phase}\n    race\n")
+    with open(rules / "race.rules", "a", encoding="utf-8") as fh:
+        fh.write(rules_text)
     found = compare(rules, range(seeds), None, {})
     assert not found, "\n".join(str(m) for m in found[:3])
     return rules
@@ -88,12 +88,9 @@ def test_both_back_ends_report_the_same_diagnostics(ruleset):
     assert found["fast"] == found["reference"]
 
 
-def test_a_broken_rule_is_reported_once_by_either_back_end(tmp_path):
-    import shutil
-
+def test_a_broken_rule_is_reported_once_by_either_back_end(ruleset_copy):
     from interpreter.run.engine import load_program
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
+    rules = ruleset_copy("tutorial_race", to="race")
     flow = next(rules.glob("*.rules"))
     flow.write_text(flow.read_text() + '\ndef odd(s) {\n  return first(components("x"), '
                     'c => c.id == nowhere)\n}\n')
@@ -139,9 +136,8 @@ phase inlined {
 def test_written_in_place_forms_play_the_same(tmp_path):
     rules = _race_with(tmp_path, "inlined", _INLINED, 20)
     from interpreter.run.agents import RandomAgent
-    from interpreter.run.engine import Game, load_program
-    program, diags = load_program(rules)
-    assert program is not None, diags
+    from interpreter.run.engine import Game
+    program = compiled(rules)
     game = Game(program, seed=1, logging=True, agents=[RandomAgent("a"), RandomAgent("b")])
     game.run()
     text = "\n".join(e.get("text", "") for e in game.log)
@@ -253,8 +249,7 @@ def test_labels_made_only_when_asked_for_play_the_same(tmp_path):
     from interpreter.run.agents import FirstAgent, RandomAgent
     from interpreter.run.engine import Game, load_program
     rules = _race_with(tmp_path, "labels", _LABELS, 20)
-    program, diags = load_program(rules)
-    assert program is not None, diags
+    program = compiled(rules)
     source = program.compiled.source
     lazy = {m.group(1) for m in re.finditer(r"G\.choose\([^,]+, '(\w+)', .*, (_l\d+)\)", source)
             if f"def {m.group(2)}(o):" in source}
@@ -518,19 +513,9 @@ def test_pieces_counted_in_place_play_the_same(tmp_path):
     place (no log kept): a short supply, a count of none (`all`), below one
     and past what a location holds take the engine's own way, and every
     seed plays as the reference plays it, with and without a log."""
-    import shutil
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    text = (rules / "game.yaml").read_text()
-    (rules / "game.yaml").write_text(text.replace("zones:\n", "pieces:\n  marks: {supply: 6}\nzones:\n", 1))
-    flow = rules / "race.rules"
-    flow.write_text(flow.read_text().replace("  rounds 10 {\n    race\n",
-                                             "  rounds 10 {\n    pieces\n    race\n") + _PIECES)
-    found = compare(rules, range(40), None, {})
-    assert not found, "\n".join(str(m) for m in found[:3])
-    from interpreter.run.engine import load_program
-    program, diags = load_program(rules)
-    assert program is not None, [d.short() for d in diags]
+    rules = _race_with(tmp_path, "pieces", _PIECES, 40,
+                       game={"zones:\n": "pieces:\n  marks: {supply: 6}\nzones:\n"})
+    program = compiled(rules)
     body = program.compiled.source.split("def p_pieces")[1].split("\ndef ")[0]
     assert body.count("G.place(") == 2 and body.count("G.transfer(") == 1  # each as a way out
     assert ".u_marks.counts[" in body

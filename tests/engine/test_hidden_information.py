@@ -12,34 +12,23 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import (
+    ROOT,
+    cli,
+    compiled,
+    dice_yaml,
+    hands_game,
+    random_agents,
+    run_game,
+    seat_agents,
+    write_files,
+)
 
-from interpreter.cli.main import main
 from interpreter.model.views import entry_for, log_for, sees, view_for, viewers
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program
 
-ROOT = Path(__file__).resolve().parents[2]
-
-GAME = """\
-kind: game
-id: hands
-name: Hands
-players: 2
-seats: [{id: north}, {id: south}]
-variables:
-  side: {score: 0}
-score: score
-zones:
-  game:
-    deck: {type: deck, visibility: hidden}
-    pile: {visibility: hidden}
-    table: {}
-    cup: {}
-  side:
-    hand: {visibility: owner}
-    dice: {visibility: owner}
-"""
+GAME = hands_game("hands", ("north", "south"), table=True)
 CARDS = """\
 kind: components
 component: card
@@ -60,20 +49,7 @@ items:
   - {id: four, rank: 4}
   - {id: three, rank: 3}
 """
-DICE = """\
-kind: components
-component: die
-attributes:
-  sides: {type: int, default: 6}
-properties:
-  value: 1
-zone: cup
-items:
-  - {id: dn1}
-  - {id: dn2}
-  - {id: ds1}
-  - {id: ds2}
-"""
+DICE = dice_yaml("cup", "id: dn1", "id: dn2", "id: ds1", "id: ds2")
 RULES = """\
 game {
   setup {
@@ -109,12 +85,8 @@ phase play {
 
 @pytest.fixture
 def hands(tmp_path) -> Path:
-    folder = tmp_path / "hands"
-    folder.mkdir()
-    for name, text in (("game.yaml", GAME), ("cards.yaml", CARDS), ("dice.yaml", DICE),
-                       ("hands.rules", RULES)):
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
+    return write_files(tmp_path / "hands", {"game.yaml": GAME, "cards.yaml": CARDS,
+                                            "dice.yaml": DICE, "hands.rules": RULES})
 
 
 class Watched(Game):
@@ -157,12 +129,10 @@ def leaks(game) -> list[str]:
 
 
 def play(folder, seed, options=None, variant=None, agents=None):
-    program, diags = load_program(folder, variant=variant, options=options)
-    assert program is not None, [d.short() for d in diags]
-    n = len([s for s in program.rs.seats])
-    agents = agents or [RandomAgent(f"{seed}:{i}") for i in range(n)]
-    game = Watched(program, seed=seed, options=options or {}, agents=agents, logging=True)
-    return game.run()
+    program = compiled(folder, variant=variant, options=options)
+    agents = agents or random_agents(seed, len(program.rs.seats))
+    return run_game(program, game=Watched, seed=seed, options=options or {}, agents=agents,
+                    logging=True)
 
 
 def public(game):
@@ -278,20 +248,16 @@ def test_views_show_other_hands_as_counts_only(hands):
     ("scarface_1920", {}, "solo"),
 ])
 def test_no_public_line_of_a_shipped_game_names_a_hidden_component(ruleset, options, variant):
-    program, diags = load_program(ROOT / "rules" / ruleset, variant=variant, options=options)
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(ROOT / "rules" / ruleset, variant=variant, options=options)
     for seed in range(4):
-        agents = [None if sid in program.rs.bots else RandomAgent(f"{seed}:{i}")
-                  for i, (sid, _) in enumerate(program.rs.seats)]
-        game = Watched(program, seed=seed, options=options, agents=agents, logging=True)
-        game.run()
+        game = run_game(program, game=Watched, seed=seed, options=options,
+                        agents=seat_agents(program, seed), logging=True)
         assert leaks(game) == [], leaks(game)[:5]
 
 
 def test_play_view_prints_only_what_a_seat_may_read(hands, tmp_path):
     log = tmp_path / "full.jsonl"
-    r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--log", str(log),
-                                  "--view", "south"])
+    r = cli("play", hands, "--seed", "3", "--log", log, "--view", "south")
     assert r.exit_code == 0, r.output
     full = [json.loads(line) for line in log.read_text().splitlines()]
     assert all("see" in e for e in full)
@@ -300,10 +266,10 @@ def test_play_view_prints_only_what_a_seat_may_read(hands, tmp_path):
     for text in north_only:
         assert text not in r.output
     assert "north chooses a card (pass)" in r.output
-    r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--view", "public"])
+    r = cli("play", hands, "--seed", "3", "--view", "public")
     assert r.exit_code == 0 and "north chooses a card (pass)" in r.output
     assert not any(t in r.output for t in north_only)
-    r = CliRunner().invoke(main, ["play", str(hands), "--seed", "3", "--view", "west"])
+    r = cli("play", hands, "--seed", "3", "--view", "west")
     assert r.exit_code == 2 and "west" in r.output
 
 

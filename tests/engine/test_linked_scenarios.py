@@ -2,17 +2,14 @@
 onto the ruleset's kept program when it runs on that program's code
 unchanged; otherwise the ruleset is compiled again with it. Either way the
 scenario plays exactly as a full compile plays it."""
-import shutil
 from pathlib import Path
 
 import pytest
+from helpers import RACE, RULES, copy_ruleset
 
 from interpreter.designer.scenario import run_scenario_file
 from interpreter.run import program
 
-ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "rules"
-RACE = RULES / "tutorial_race"
 LINKED = program._linked
 
 
@@ -66,8 +63,7 @@ def test_most_scenarios_link_and_those_that_place_pieces_anew_compile_whole(monk
 
 
 def race_scenario(tmp_path, expect, arrange=""):
-    folder = tmp_path / "race"
-    shutil.copytree(RACE, folder)
+    folder = copy_ruleset("tutorial_race", tmp_path / "race")
     path = folder / "scenarios" / "mine.scenario.yaml"
     path.write_text("scenario: a check\nruleset: ..\nrig:\n  rolls: [2, 5, 3, 1, 3, 3]\n"
                     "options: {laps: 1}\nscript:\n  - red: move:5\n  - blue: move:3\n"

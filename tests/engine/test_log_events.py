@@ -2,16 +2,11 @@
 (schemas/log.schema.json), under the same secrecy: a reader who may not see
 a component gets its kind and count, never its id."""
 import json
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import ROOT, RULES, cli_raising
 from jsonschema import Draft202012Validator
 
-from interpreter.cli.main import main
-
-ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "rules"
 SCHEMA = Draft202012Validator(json.loads((ROOT / "schemas" / "log.schema.json").read_text()))
 
 GAMES = {
@@ -27,8 +22,7 @@ GAMES = {
 
 def lines(args, *more) -> list:
     ruleset, *rest = args
-    r = CliRunner().invoke(main, ["play", str(RULES / ruleset), *rest, "--seed", "2",
-                                  "--format", "jsonl", *more], catch_exceptions=False)
+    r = cli_raising("play", RULES / ruleset, *rest, "--seed", "2", "--format", "jsonl", *more)
     assert r.exit_code == 0, r.output
     return [json.loads(line) for line in r.output.splitlines()]
 
@@ -107,8 +101,7 @@ def test_the_data_tells_what_the_words_tell():
 
 def test_the_log_file_and_the_printed_lines_carry_the_same_events(tmp_path):
     log = tmp_path / "game.jsonl"
-    r = CliRunner().invoke(main, ["play", str(RULES / "tutorial_race"), "--seed", "2",
-                                  "--quiet", "--log", str(log)], catch_exceptions=False)
+    r = cli_raising("play", RULES / "tutorial_race", "--seed", "2", "--quiet", "--log", log)
     assert r.exit_code == 0, r.output
     written = [json.loads(line) for line in log.read_text().splitlines()]
     assert written == lines(GAMES["tutorial_race"])

@@ -2,6 +2,7 @@
 import textwrap
 
 import pytest
+from helpers import compiled, write_files
 
 from interpreter.run.engine import Game, load_program
 
@@ -31,11 +32,8 @@ game {
 
 
 def program(tmp_path, rules=RULES):
-    (tmp_path / "game.yaml").write_text(textwrap.dedent(GAME))
-    (tmp_path / "flow.rules").write_text(rules)
-    prog, diags = load_program(tmp_path)
-    assert prog is not None, [d.short() for d in diags]
-    return prog
+    return compiled(write_files(tmp_path, {"game.yaml": textwrap.dedent(GAME),
+                                           "flow.rules": rules}))
 
 
 def run(prog, amount):

@@ -1,15 +1,14 @@
 """A new game's board and components are made by code written once per
 layout (interpreter/run/newgame.py): every game gets objects of its own, made
 as the layout says, and the code holds no text from the rule files."""
-from pathlib import Path
 
 import pytest
+from helpers import RULES, compiled
 
 from interpreter.model.state import PieceRow, Zone
 from interpreter.run.engine import Game, load_program
 from interpreter.run.newgame import source
 
-RULES = Path(__file__).resolve().parents[2] / "rules"
 SHIPPED = sorted(p.parent.name for p in RULES.glob("*/game.yaml"))
 
 
@@ -19,8 +18,7 @@ def _game(program, seed=0):
 
 @pytest.mark.parametrize("ruleset", SHIPPED)
 def test_each_game_gets_objects_of_its_own(ruleset):
-    program, diags = load_program(RULES / ruleset)
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(RULES / ruleset)
     first = _game(program)
     # scribble over everything the first game owns
     rows = zones = 0

@@ -3,18 +3,11 @@ ruleset's words where it gives them (`log` clauses on events), names for
 components, zones and pieces, one line per draw, and a summary at the end
 of each round; secrets stay with those who may see them."""
 import re
-import shutil
-import textwrap
-from pathlib import Path
 
 import pytest
+from helpers import ROOT, cli, cli_raising, compiled, first_agents, load_errors, run_game
 
 from interpreter.model.views import log_for
-from interpreter.run.agents import FirstAgent
-from interpreter.run.engine import Game, load_program
-
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 
 CARDS = """
 kind: components
@@ -30,27 +23,23 @@ items:
 """
 
 
-def ruleset(tmp_path, rules, game_extra=""):
-    folder = tmp_path / "game"
-    folder.mkdir(parents=True)
-    for f in RACE.iterdir():
-        if f.is_file() and f.suffix == ".yaml":
-            shutil.copy(f, folder)
-    game = (folder / "game.yaml").read_text()
-    game = game.replace("zones:\n  game:\n",
-                        "zones:\n  side:\n    hand: {visibility: owner}\n"
-                        "  game:\n    deck: {type: deck, visibility: hidden}\n"
-                        "    shown_cards: {title: the table}\n")
-    (folder / "game.yaml").write_text(game + game_extra)
-    (folder / "cards.yaml").write_text(CARDS)
-    (folder / "race.rules").write_text(textwrap.dedent(rules))
-    return folder
+# the race with a hand for each seat, a hidden deck of the three cards and a
+# table to show them on
+WITH_CARDS = {
+    "game_edits": {"zones:\n  game:\n": "zones:\n  side:\n    hand: {visibility: owner}\n"
+                                        "  game:\n    deck: {type: deck, visibility: hidden}\n"
+                                        "    shown_cards: {title: the table}\n"},
+    "files": {"cards.yaml": CARDS}}
+
+
+@pytest.fixture
+def ruleset(make_ruleset):
+    """ruleset(rules, game_extra=""): the race WITH_CARDS and these rules."""
+    return lambda rules, game_extra="": make_ruleset(rules, game_extra, **WITH_CARDS)
 
 
 def play(folder, backend="fast"):
-    prog, diags = load_program(folder, backend=backend)
-    assert prog is not None, [d.short() for d in diags]
-    return Game(prog, agents=[FirstAgent(), FirstAgent()], logging=True).run()
+    return run_game(compiled(folder, backend=backend), agents=first_agents(), logging=True)
 
 
 def texts(game, side=None):
@@ -71,8 +60,8 @@ phase race {
 
 
 @pytest.mark.parametrize("backend", ["fast", "reference"])
-def test_a_draw_is_one_line_and_a_log_clause_replaces_the_engines_words(tmp_path, backend):
-    game = play(ruleset(tmp_path, DRAWS), backend)
+def test_a_draw_is_one_line_and_a_log_clause_replaces_the_engines_words(ruleset, backend):
+    game = play(ruleset(DRAWS), backend)
     red, blue = game.n_red, game.n_blue
     assert texts(game)[1:] == [
         "red draws Gold Bar and Tin Cup from deck",
@@ -112,8 +101,8 @@ phase race {
 PIECES = "pieces:\n  flag: {supply: 5, plural: flags}\n"
 
 
-def test_rolls_placements_and_decisions_read_as_sentences(tmp_path):
-    game = play(ruleset(tmp_path, EVENTS, PIECES))
+def test_rolls_placements_and_decisions_read_as_sentences(ruleset):
+    game = play(ruleset(EVENTS, PIECES))
     lines = texts(game)  # (the dice lie in the cup already: a move within a set is not said)
     assert lines[1].startswith("red throws ") and "rolls" not in " ".join(lines)
     assert lines[2:] == ["red plants 1 flag", "red places 3 flags at s2", "red shifts 1 to s3",
@@ -139,14 +128,13 @@ phase race {
 """
 
 
-def test_a_summary_closes_every_round_and_only_when_logged(tmp_path):
-    folder = ruleset(tmp_path, SUMMARY)
+def test_a_summary_closes_every_round_and_only_when_logged(ruleset):
+    folder = ruleset(SUMMARY)
     game = play(folder)
     assert [e["text"] for e in game.log if e.get("summary")] == [
         "red has run 1 laps", "blue has run 1 laps", "best: 1",
         "red has run 2 laps", "blue has run 2 laps", "best: 2"]
-    prog, _ = load_program(folder)
-    quiet = Game(prog, agents=[FirstAgent(), FirstAgent()]).run()
+    quiet = run_game(compiled(folder), agents=first_agents())
     assert quiet.log == [] and quiet.n_red.u_laps == game.n_red.u_laps == 2
 
 
@@ -155,11 +143,10 @@ def test_a_summary_closes_every_round_and_only_when_logged(tmp_path):
     ("move deck.top to red.hand", "changes the game"),
     ("log \"{bump()}\"", "calls bump()"),
 ])
-def test_a_summary_may_only_read_the_game(tmp_path, body, what):
+def test_a_summary_may_only_read_the_game(ruleset, body, what):
     rules = SUMMARY.replace('    log "best: {best}"', "    " + body) + \
         "\ndef bump() {\n  red.laps += 1\n  return 1\n}\n"
-    _, diags = load_program(ruleset(tmp_path, rules))
-    bad = [d for d in diags if d.severity == "error"]
+    bad = load_errors(ruleset(rules))
     assert bad and bad[0].code == "TYPE" and what in bad[0].message, [d.short() for d in bad]
 
 
@@ -175,13 +162,9 @@ def test_a_score_behind_a_screen_stays_behind_it_in_summaries_and_charts():
     """Scarface 1920 scores money kept behind each gang's screen: a seat reads
     its own score after each round, never another's, and its page charts only
     its own line (the result at the end shows them all)."""
-    from click.testing import CliRunner
-
-    from interpreter.cli.main import main
 
     def run(*args):
-        r = CliRunner().invoke(main, ["play", str(ROOT / "rules" / "scarface_1920"), "--seed",
-                                      "1", *args], catch_exceptions=False)
+        r = cli_raising("play", ROOT / "rules" / "scarface_1920", "--seed", "1", *args)
         assert r.exit_code == 0, r.output
         return r.output
 
@@ -204,14 +187,14 @@ phase race {
 """
 
 
-def test_a_log_text_spends_no_steps_and_a_broken_one_is_a_note(tmp_path):
+def test_a_log_text_spends_no_steps_and_a_broken_one_is_a_note(ruleset):
     """Log texts are made only when a log is kept: making one spends no steps
     and cannot fail the game, so a game logged and the same game played
     quietly (simulate) end alike; a broken text is a located note."""
-    folder = ruleset(tmp_path, LOG_TEXTS)
-    prog, _ = load_program(folder)
-    logged = Game(prog, agents=[FirstAgent(), FirstAgent()], logging=True).run()
-    quiet = Game(prog, agents=[FirstAgent(), FirstAgent()]).run()
+    folder = ruleset(LOG_TEXTS)
+    prog = compiled(folder)
+    logged = run_game(prog, agents=first_agents(), logging=True)
+    quiet = run_game(prog, agents=first_agents())
     assert logged.n_red.u_laps == quiet.n_red.u_laps == 1
     assert logged.fuel == quiet.fuel
     lines = texts(logged)
@@ -224,10 +207,7 @@ def test_a_log_text_spends_no_steps_and_a_broken_one_is_a_note(tmp_path):
     seen = texts(logged, logged.n_blue) + [e["text"] for e in log_for(logged, None)]
     assert not any("failed" in t for t in seen) and "sum 8997000" in seen
 
-    from click.testing import CliRunner
-
-    from interpreter.cli.main import main
-    r = CliRunner().invoke(main, ["play", str(folder), "--seed", "1"])  # (stderr apart)
+    r = cli("play", folder, "--seed", "1")  # (stderr apart)
     assert r.exit_code == 0 and "race.rules:6:3: LOG-TEXT warning" in r.stderr, r.stderr
 
 
@@ -262,30 +242,29 @@ def sneaky() {
     ('move deck.top to red.hand log c => "{sneaky()} {c}"', "calls sneaky()"),
     ('log "{sum(collect bump())}"', "collects from handlers"),
 ])
-def test_a_log_text_may_not_change_the_game(tmp_path, line, what):
+def test_a_log_text_may_not_change_the_game(ruleset, line, what):
     """A log text is made only when a log is kept: one that could change the
     game (an effect, through any function) would make logged and quiet games
     differ, so it is refused before play; a function that only reads is fine."""
-    _, diags = load_program(ruleset(tmp_path, HOSTILE.replace("LINE", line)))
-    bad = [d for d in diags if d.severity == "error"]
+    bad = load_errors(ruleset(HOSTILE.replace("LINE", line)))
     assert bad and bad[0].code == "TYPE" and what in bad[0].message, [d.short() for d in bad]
     assert "a log text only reads the game" in bad[0].message
 
 
-def test_a_summary_reads_through_functions_that_only_read(tmp_path):
-    game = play(ruleset(tmp_path, HOSTILE.replace("LINE", "red.laps = 2")))
+def test_a_summary_reads_through_functions_that_only_read(ruleset):
+    game = play(ruleset(HOSTILE.replace("LINE", "red.laps = 2")))
     assert [e["text"] for e in game.log if e.get("summary")] == ["2"]
 
 
-def test_a_summary_that_never_ends_is_a_note_not_a_hung_game(tmp_path):
+def test_a_summary_that_never_ends_is_a_note_not_a_hung_game(ruleset):
     rules = SUMMARY.replace('    log "best: {best}"', "    while true { best += 1 }")
-    game = play(ruleset(tmp_path, rules))
+    game = play(ruleset(rules))
     notes = [e for e in game.log if e["text"].startswith("(a log text failed")]
     assert len(notes) == 2 and all(e["see"] == [] for e in notes)  # once a round
     assert game.n_red.u_laps == 2 and game.finished
 
 
-def test_a_log_clause_naming_a_hidden_card_in_plain_text_reaches_only_its_seers(tmp_path):
+def test_a_log_clause_naming_a_hidden_card_in_plain_text_reaches_only_its_seers(ruleset):
     """A clause that prints a card's name as text (not the card, which the
     log could hide) is still a secret line: the event itself was secret."""
     rules = """
@@ -295,7 +274,7 @@ def test_a_log_clause_naming_a_hidden_card_in_plain_text_reaches_only_its_seers(
       move blue.hand.top to red.hand log c => "blue slips {c.name} to red"
     }
     """
-    game = play(ruleset(tmp_path, rules))
+    game = play(ruleset(rules))
     red, blue = game.n_red, game.n_blue
     assert "blue picks up Gold Bar" in texts(game, blue)
     assert not any("Gold Bar" in t for t in texts(game, red)[:2])

@@ -1,31 +1,25 @@
 """Runtime properties: determinism, replay, conservation, visibility."""
 import json
-from pathlib import Path
 
 import pytest
+from helpers import RULES, compiled, copy_ruleset, random_agents, replay_script, run_game
 
 from interpreter.model.views import log_for, view_for
 from interpreter.run.agents import RandomAgent, ScriptedAgent
 from interpreter.run.builtins import RuleError
-from interpreter.run.engine import Game, load_program
-from interpreter.run.savegame import Step
+from interpreter.run.engine import Game
 
-ROOT = Path(__file__).resolve().parents[2]
-RULESET = ROOT / "rules" / "smile_and_gun"
+RULESET = RULES / "smile_and_gun"
 
 
 @pytest.fixture(scope="module")
 def program():
-    prog, diags = load_program(RULESET)
-    assert prog is not None, [d.short() for d in diags]
-    return prog
+    return compiled(RULESET)
 
 
 def play(program, seed, options, logging=True, hooks=None):
-    agents = [RandomAgent(f"{seed}:{i}") for i in range(2)]
-    game = Game(program, seed=seed, options=options, agents=agents, logging=logging)
-    game.hooks = hooks
-    return game.run()
+    return run_game(program, hooks, seed=seed, options=options, agents=random_agents(seed),
+                    logging=logging)
 
 
 def shadows(program):
@@ -53,7 +47,7 @@ def test_random_options_are_drawn_from_the_seed(program):
 def test_replay_of_recorded_choices_gives_the_same_game(program):
     opts = {"shadow": "the-siren", "infusion": "undertow"}
     first = play(program, 3, opts)
-    script = [Step(p, label, name) for p, name, label in first.history]
+    script = replay_script(first)
     agent = ScriptedAgent(script)
     again = Game(program, seed=3, options=opts, agents=[agent, agent], logging=True).run()
     assert script == []
@@ -154,11 +148,8 @@ def test_secret_log_entries_reach_only_their_owner(program):
 
 
 def test_a_ruleset_loaded_again_is_read_again_when_a_file_changed(tmp_path):
-    import shutil
-
     from interpreter.load.ruleset import load_ruleset
-    folder = tmp_path / "race"
-    shutil.copytree(ROOT / "rules" / "tutorial_race", folder)
+    folder = copy_ruleset("tutorial_race", tmp_path / "race")
     first, _ = load_ruleset(folder)
     again, _ = load_ruleset(folder)
     assert again is first  # the same files: read once per run

@@ -7,14 +7,10 @@ replay must give the same choices, log and result, byte for byte.
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
+from helpers import ROOT, RULES, copy_ruleset, edit
 from helpers import cli_clean as cli
-
-ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "rules"
 
 CONFIGS = [
     ("smile_and_gun", None, []),  # Shadow and Infusion drawn at random
@@ -32,8 +28,6 @@ CONFIGS = [
     ("scarface_1920", "solo", []),
     ("scarface_1920", "solo", ["difficulty=hard"]),
 ]
-
-
 
 
 def opts(options):
@@ -91,7 +85,7 @@ def test_a_drawn_option_that_changed_is_reported(tmp_path):
 def test_the_ruleset_is_found_from_the_save_files_folder(tmp_path, monkeypatch):
     """A folder of rules and its saves moves as a whole (the save's ruleset is
     relative to the save), and replays there without naming the ruleset."""
-    shutil.copytree(RULES / "tutorial_race", tmp_path / "game")
+    copy_ruleset("tutorial_race", tmp_path / "game")
     (tmp_path / "game" / "saves").mkdir()
     monkeypatch.chdir(tmp_path)
     first = cli("play", "game", "--seed", 2, "--json", "--save", "game/saves/g.json")
@@ -147,12 +141,9 @@ def test_writing_into_a_missing_folder_is_a_usage_error(tmp_path, flag):
 
 
 def test_log_and_save_are_written_up_to_a_failure(tmp_path):
-    folder = tmp_path / "race"
-    import shutil
-    shutil.copytree(RULES / "tutorial_race", folder)
-    rules = folder / "race.rules"
-    rules.write_text(rules.read_text().replace("    if p.laps >= options.laps { win p }",
-                                               "    if round == 3 { p.laps = 1 / 0 }"))
+    folder = copy_ruleset("tutorial_race", tmp_path / "race")
+    edit(folder / "race.rules", "    if p.laps >= options.laps { win p }",
+         "    if round == 3 { p.laps = 1 / 0 }")
     log, save = tmp_path / "log.jsonl", tmp_path / "g.json"
     r = cli("play", folder, "--seed", 1, "--log", log, "--save", save)
     assert r.exit_code == 1 and "RUNTIME division by zero" in r.output

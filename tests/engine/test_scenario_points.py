@@ -9,16 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
+from helpers import RACE, ROOT, RULES, cli, copy_ruleset, edit
 
-from interpreter.cli.main import main
 from interpreter.designer.scenario import run_scenario_file
-
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 
 # Red rolls 2 and 5 and runs 5; blue rolls 3 and 1 and runs 3 to the boost on
 # s3, carried on to s5; red's double 3 is forced and passes the start: a lap.
@@ -143,14 +138,14 @@ expect:
 
 
 def test_unknown_decisions_and_players_in_points_are_reported(tmp_path):
-    shutil.copytree(RACE, tmp_path / "race")  # (validate names no ruleset: the file's own)
+    copy_ruleset("tutorial_race", tmp_path / "race")  # (validate names no ruleset: the file's own)
     path = write(tmp_path, """\
 expect:
   - after: {decision: mvoe}
     that: ['true']
   - offered: {player: green, decision: move, labels: [x]}
 """, HEAD.replace(f"ruleset: {RACE}", "ruleset: race"))
-    r = CliRunner().invoke(main, ["validate", "--format", "json", str(path)])
+    r = cli("validate", "--format", "json", path)
     codes = {(d["code"], d["line"]) for d in json.loads(r.stdout)}
     assert ("REF-UNDEF", pos(path, "mvoe")[0]) in codes
     assert ("REF-UNDEF", pos(path, "green")[0]) in codes
@@ -225,16 +220,15 @@ expect:
 
 def test_play_honours_path_with_a_scenario(tmp_path):
     path = write(tmp_path, "expect:\n  - that: ['winners == [red]']\n")
-    ok = CliRunner().invoke(main, ["play", str(RACE), "--scenario", str(path)])
+    ok = cli("play", RACE, "--scenario", path)
     assert ok.exit_code == 0, ok.output
-    other = CliRunner().invoke(main, ["play", str(ROOT / "rules" / "chicago"),
-                                      "--scenario", str(path)])
+    other = cli("play", ROOT / "rules" / "chicago", "--scenario", path)
     assert other.exit_code == 2 and "OPTION" in other.output
 
 
 def test_a_failing_scenario_shows_the_log_up_to_the_failure(tmp_path):
     path = write(tmp_path, "expect:\n  - that: ['winners == [blue]']\n")
-    r = CliRunner().invoke(main, ["play", str(RACE), "--scenario", str(path)])
+    r = cli("play", RACE, "--scenario", path)
     assert r.exit_code == 1
     assert "the log up to the failure" in r.output and "red completes lap 1" in r.output
 
@@ -281,15 +275,12 @@ def test_a_scenario_names_its_player_count(tmp_path):
 
 
 def test_setup_first_leaves_the_script_to_the_game_proper(tmp_path):
-    import shutil
-    folder = tmp_path / "race"
-    shutil.copytree(RACE, folder)
-    rules = (folder / "race.rules").read_text()
+    folder = copy_ruleset("tutorial_race", tmp_path / "race")
     # a setup decision the scenario does not want to script
-    rules = rules.replace("  setup {\n", "  setup {\n    choose red as warm_up \"warm up?\" {\n"
-                          "      option \"jog\" { red.laps = 0 }\n"
-                          "      option \"rest\" { red.laps = 0 }\n    }\n", 1)
-    (folder / "race.rules").write_text(rules)
+    edit(folder / "race.rules", "  setup {\n",
+         "  setup {\n    choose red as warm_up \"warm up?\" {\n"
+         "      option \"jog\" { red.laps = 0 }\n"
+         "      option \"rest\" { red.laps = 0 }\n    }\n")
     body = HEAD.replace(str(RACE), str(folder))
     path = tmp_path / "s.scenario.yaml"
     path.write_text(body + "setup: first\nexpect:\n  - chosen: {player: red, decision: warm_up, "
@@ -305,10 +296,7 @@ def test_choose_some_selections_are_checked_in_any_order(tmp_path):
     """`offered`, `not_offered` and `chosen` read a "choose some" selection's
     parts in any order, as scripts do: a reordered label that is on offer
     is offered (never vacuously not offered)."""
-    import shutil
-    rules = tmp_path / "hands"
-    shutil.copytree(Path(__file__).resolve().parents[2] / "rules" / "examples" /
-                    "hidden_hands", rules)
+    rules = copy_ruleset(RULES / "examples" / "hidden_hands", tmp_path / "hands")
     src = (rules / "scenarios" / "pass-then-play.scenario.yaml").read_text()
     flipped = src.replace('''labels: ["sun-3 + moon-1", "sun-3 + moon-2",''',
                           '''labels: ["moon-1 + sun-3", "moon-2 + sun-3",''')

@@ -4,14 +4,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import ROOT, RULES, cli, compiled, copy_ruleset
 
-from interpreter.cli.main import main
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program, validate_ruleset
 
-ROOT = Path(__file__).resolve().parents[2]
-RULESET = ROOT / "rules" / "smile_and_gun"
+RULESET = RULES / "smile_and_gun"
 SCENARIOS = ["none", "the-ravens", "the-red-death", "the-cask", "lenores-boys",
              "the-nevermore", "the-gold-bugs", "montresors-gang", "three-roses",
              "tarr-and-fethers", "your-legacy"]
@@ -20,8 +18,7 @@ LEVELS = ["easy", "standard", "hard", "legendary"]
 
 def solo_game(scenario, level, seed):
     opts = {"scenario": scenario, "difficulty": level}
-    program, diags = load_program(RULESET, variant="solo", options=opts)
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(RULESET, variant="solo", options=opts)
     game = Game(program, seed=seed, options=opts, agents=[RandomAgent(seed), None])
     game.hooks = lambda g, when, phase: g.check_invariants()
     return game.run()
@@ -37,8 +34,8 @@ def test_every_campaign_scenario_at_every_difficulty_finishes(scenario):
 
 
 def test_mandatory_card_cannot_be_changed():
-    r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--option",
-                                  "scenario=the-ravens", "--option", "infusion=knockoff"])
+    r = cli("play", RULESET, "--variant", "solo", "--option", "scenario=the-ravens", "--option",
+            "infusion=knockoff")
     assert r.exit_code == 2  # a usage error, as every wrong option
     assert "OPTION" in r.output and "soulbond" in r.output
 
@@ -54,10 +51,9 @@ def test_suggested_card_is_the_default_but_may_change():
 
 
 def test_solo_needs_one_agent_and_info_shows_the_difficulty_table():
-    r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--json",
-                                  "--agents", "random,random"])
+    r = cli("play", RULESET, "--variant", "solo", "--json", "--agents", "random,random")
     assert r.exit_code == 2 and "1 agent" in r.output
-    r = CliRunner().invoke(main, ["info", str(RULESET), "--variant", "solo", "--json"])
+    r = cli("info", RULESET, "--variant", "solo", "--json")
     data = json.loads(r.output)
     assert data["tables"]["infusion_difficulty"]["hard"] == ["second-chance", "wanderlust"]
     assert {"id": "yellow", "name": "Yellow", "bot": True} in data["seats"]
@@ -66,17 +62,14 @@ def test_solo_needs_one_agent_and_info_shows_the_difficulty_table():
 def test_a_solo_game_replays_exactly(tmp_path):
     save = tmp_path / "solo.json"
     args = ["play", str(RULESET), "--variant", "solo", "--seed", "5", "--json"]
-    first = json.loads(CliRunner().invoke(main, args + ["--save", str(save)]).output)
-    again = json.loads(CliRunner().invoke(main, ["play", str(RULESET), "--replay",
-                                                 str(save), "--json"]).output)
+    first = json.loads(cli(*args + ["--save", str(save)]).output)
+    again = json.loads(cli("play", RULESET, "--replay", save, "--json").output)
     assert again["scores"] == first["scores"] and again["variant"] == "solo"
 
 
 @pytest.fixture()
-def copy(tmp_path):
-    dst = tmp_path / "game"
-    shutil.copytree(RULESET, dst, ignore=shutil.ignore_patterns("scenarios"))
-    return dst
+def copy(ruleset_copy):
+    return ruleset_copy("smile_and_gun", "scenarios", to="game")
 
 
 def codes_at(diags, name):
@@ -135,8 +128,7 @@ def test_bot_without_a_rank_is_a_runtime_error(copy):
     start = text.index("        prefer [gap(")
     end = text.index("{", start)
     f.write_text(text[:start] + "       " + text[end:])
-    program, diags = load_program(copy, variant="solo")
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(copy, variant="solo")
     game = Game(program, seed=1, options={"shadow": "the-badge", "infusion": "soulbond"},
                 agents=[RandomAgent(1), None])
     with pytest.raises(Exception) as e:
@@ -145,13 +137,12 @@ def test_bot_without_a_rank_is_a_runtime_error(copy):
 
 
 def test_the_player_count_leaves_out_the_bots():
-    r = CliRunner().invoke(main, ["info", str(RULESET), "--variant", "solo", "--json"])
+    r = cli("info", RULESET, "--variant", "solo", "--json")
     data = json.loads(r.output)
     assert data["players"] == {"min": 1, "max": 1, "default": 1, "seats": ["green", "yellow"]}
-    r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--players", "1",
-                                  "--quiet"])
+    r = cli("play", RULESET, "--variant", "solo", "--players", "1", "--quiet")
     assert r.exit_code == 0, r.output
-    r = CliRunner().invoke(main, ["play", str(RULESET), "--variant", "solo", "--players", "2"])
+    r = cli("play", RULESET, "--variant", "solo", "--players", "2")
     assert r.exit_code == 2
     assert "--players 2:" in r.output and "1 player besides its bots" in r.output
     assert "[OPTION, see " in r.output and "variant.yaml:8:7]" in r.output
@@ -159,14 +150,12 @@ def test_the_player_count_leaves_out_the_bots():
 
 def test_a_variant_chooses_its_default_player_count(tmp_path):
     scarface = ROOT / "rules" / "scarface_1920"
-    r = CliRunner().invoke(main, ["info", str(scarface), "--variant", "solo", "--json"])
+    r = cli("info", scarface, "--variant", "solo", "--json")
     data = json.loads(r.output)
     assert data["players"] == {"min": 1, "max": 3, "default": 1, "seats": ["p1", "p4"]}
-    r = CliRunner().invoke(main, ["info", str(scarface), "--variant", "solo", "--players", "3",
-                                  "--json"])
+    r = cli("info", scarface, "--variant", "solo", "--players", "3", "--json")
     assert json.loads(r.output)["players"]["seats"] == ["p1", "p2", "p3", "p4"]
-    copy = tmp_path / "scarface_1920"
-    shutil.copytree(scarface, copy)
+    copy = copy_ruleset(scarface, tmp_path / "scarface_1920")
     f = copy / "variants" / "solo" / "variant.yaml"
     f.write_text(f.read_text().replace("default: 1}", "default: 4}"))
     diags = validate_ruleset(copy)

@@ -1,22 +1,20 @@
 """Chicago: random games end by a rule of the game, with money conserved."""
-from pathlib import Path
 
 import pytest
+from helpers import RULES, compiled, random_agents, run_game
 
 from interpreter.run.agents import RandomAgent
 from interpreter.run.builtins import B_cash
-from interpreter.run.engine import Game, load_program
+from interpreter.run.engine import Game
 from interpreter.support.limits import MAX_DECISIONS
 
-RULESET = Path(__file__).resolve().parents[2] / "rules" / "chicago"
+RULESET = RULES / "chicago"
 TOTAL = 265_000  # 420 notes: 20 x 5000, 100 each of 1000, 500, 100, 50
 
 
 @pytest.fixture(scope="module")
 def program():
-    prog, diags = load_program(RULESET)
-    assert prog is not None, [d.short() for d in diags]
-    return prog
+    return compiled(RULESET)
 
 
 def money(game):
@@ -34,10 +32,8 @@ def test_random_games_end_by_a_rule_with_money_conserved(program, bosses):
         checks.append(1)
 
     for seed in range(12):
-        agents = [RandomAgent(f"{seed}:{i}") for i in range(bosses + 1)]
-        game = Game(program, seed=seed, options={"bosses": bosses}, agents=agents)
-        game.hooks = hook
-        game.run()
+        game = run_game(program, hook, seed=seed, options={"bosses": bosses},
+                        agents=random_agents(seed, bosses + 1))
         assert game.finished and game.decisions < MAX_DECISIONS
         assert len(game.winners) == 1
         w = game.winners[0]

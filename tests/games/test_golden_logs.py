@@ -5,15 +5,9 @@ files with `REGOLD=1 pytest tests/games/test_golden_logs.py` and read the diff
 before committing it."""
 import json
 import os
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from interpreter.cli.main import main
-
-ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = ROOT / "tests" / "golden"
+from helpers import GOLDEN, ROOT, cli_raising
 
 GAMES = {  # golden file -> the `rulebook play` arguments that make it
     "smile_and_gun": ["smile_and_gun", "--seed", "1"],
@@ -42,8 +36,7 @@ def designer_log(entries) -> str:
 def played(name) -> list:
     """The log of `rulebook play rules/ARGS`, as its JSON lines give it."""
     ruleset, *args = GAMES[name]
-    r = CliRunner().invoke(main, ["play", str(ROOT / "rules" / ruleset), *args,
-                                  "--format", "jsonl"], catch_exceptions=False)
+    r = cli_raising("play", ROOT / "rules" / ruleset, *args, "--format", "jsonl")
     assert r.exit_code == 0, r.output
     return [json.loads(line) for line in r.output.splitlines()]
 

@@ -1,25 +1,19 @@
 """Moonshine Kingdom: random games with 3 and 4 players, and with the Blood
 Oath, end by a rule of the game, with every barrel, Mobster, Safehouse and
 Influence marker accounted for after every turn."""
-from pathlib import Path
 
 import pytest
+from helpers import RULES, compiled, random_agents, run_game
 
-from interpreter.run.agents import RandomAgent
-from interpreter.run.engine import Game, load_program
+from interpreter.run.engine import Game
 
-RULESET = Path(__file__).resolve().parents[2] / "rules" / "moonshine_kingdom"
+RULESET = RULES / "moonshine_kingdom"
 GAMES = 8
 
 
 @pytest.fixture(scope="module")
 def programs():
-    out = {}
-    for variant in (None, "blood-oath"):
-        prog, diags = load_program(RULESET, variant=variant)
-        assert prog is not None, [d.short() for d in diags]
-        out[variant] = prog
-    return out
+    return {variant: compiled(RULESET, variant=variant) for variant in (None, "blood-oath")}
 
 
 def markers(game, p):
@@ -30,10 +24,8 @@ def markers(game, p):
 
 
 def play(program, seed, players, hook=None, **options):
-    agents = [RandomAgent(f"{seed}:{i}") for i in range(players)]
-    game = Game(program, seed=seed, players=players, agents=agents, options=options)
-    game.hooks = hook
-    return game.run()
+    return run_game(program, hook, seed=seed, players=players,
+                    agents=random_agents(seed, players), options=options)
 
 
 @pytest.mark.parametrize("players,variant", [(3, None), (4, None), (4, "blood-oath")])
@@ -106,8 +98,7 @@ def test_random_agents_take_the_crown_once_a_boss_meets_the_terms(programs):
     game by the Crown, and only the boss who meets them can."""
     crowned = 0
     for seed in range(30):
-        agents = [RandomAgent(f"{seed}:{i}") for i in range(4)]
-        game = Game(programs[None], seed=seed, players=4, agents=agents)
+        game = Game(programs[None], seed=seed, players=4, agents=random_agents(seed, 4))
         game.run((1, "hustle"), near_crown)
         assert game.finished
         if game.winners:

@@ -3,33 +3,24 @@ variant end when Prohibition ends, with every thug, vehicle, Control and
 Business marker accounted for after every turn; hands, decks, unfulfilled
 Jobs and the money behind each screen never reach another seat."""
 import json
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import RULES, cli, compiled, random_agents, run_game
 
-from interpreter.cli.main import main
 from interpreter.model.views import log_for, view_for
-from interpreter.run.agents import RandomAgent
-from interpreter.run.engine import Game, load_program
 
-RULESET = Path(__file__).resolve().parents[2] / "rules" / "scarface_1920"
+RULESET = RULES / "scarface_1920"
 GAMES = 4
 
 
 @pytest.fixture(scope="module")
 def program():
-    prog, diags = load_program(RULESET)
-    assert prog is not None, [d.short() for d in diags]
-    return prog
+    return compiled(RULESET)
 
 
 def play(program, seed, players, hook=None, logging=False, **options):
-    agents = [RandomAgent(f"{seed}:{i}") for i in range(players)]
-    game = Game(program, seed=seed, players=players, agents=agents, options=options,
-                logging=logging)
-    game.hooks = hook
-    return game.run()
+    return run_game(program, hook, seed=seed, players=players,
+                    agents=random_agents(seed, players), options=options, logging=logging)
 
 
 CASES = [(2, {}), (3, {}), (4, {}), (3, {"job_draft": "true"}),
@@ -121,9 +112,8 @@ def test_hands_decks_jobs_and_money_stay_with_their_owner(program, players):
 
 
 def test_options_with_hyphens_on_the_command_line():
-    r = CliRunner().invoke(main, ["play", str(RULESET), "--seed", "2", "--players", "2",
-                                  "--option", "job-draft=true", "--option",
-                                  "customized-deck=true", "--json"])
+    r = cli("play", RULESET, "--seed", "2", "--players", "2", "--option", "job-draft=true",
+            "--option", "customized-deck=true", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["options"]["job_draft"] is True and out["options"]["customized_deck"] is True

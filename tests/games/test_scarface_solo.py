@@ -3,29 +3,21 @@ with one, two and three players and at hard Power end when Prohibition
 ends, with every piece accounted for after every turn; the Enforcer's Plan
 is never larger than its Boss track row allows, its Actions never exceed
 its cubes, and the same seed plays the same game."""
-from pathlib import Path
 
 import pytest
+from helpers import RULES, compiled, random_agents, run_game
 
-from interpreter.run.agents import RandomAgent
-from interpreter.run.engine import Game, load_program
-
-RULESET = Path(__file__).resolve().parents[2] / "rules" / "scarface_1920"
+RULESET = RULES / "scarface_1920"
 
 
 def program_for(options):
-    prog, diags = load_program(RULESET, variant="solo", options=options)
-    assert prog is not None, [d.short() for d in diags]
-    return prog
+    return compiled(RULESET, variant="solo", options=options)
 
 
 def play(options, seed, players, hook=None, logging=False):
-    program = program_for(options)
-    agents = [RandomAgent(f"{seed}:{i}") for i in range(players)] + [None]
-    game = Game(program, seed=seed, players=players, agents=agents, options=options,
-                logging=logging)
-    game.hooks = hook
-    return game.run()
+    return run_game(program_for(options), hook, seed=seed, players=players,
+                    agents=random_agents(seed, players) + [None], options=options,
+                    logging=logging)
 
 
 @pytest.mark.parametrize("players,options", [(1, {}), (1, {"difficulty": "hard"}),

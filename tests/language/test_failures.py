@@ -2,38 +2,25 @@
 the part of the line it is about, the last log lines, and the same report
 from `play` and `simulate` for the same seed."""
 import json
-import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
+from helpers import cli_raising, copy_ruleset, edit
 
-from interpreter.cli.main import main
 from interpreter.run.failures import rule_at, with_subject
-
-RACE = Path(__file__).resolve().parents[2] / "rules" / "tutorial_race"
 
 
 def _race(tmp_path, before_roll="", in_advance=""):
-    rules = tmp_path / "race"
-    shutil.copytree(RACE, rules)
-    game = rules / "game.yaml"
-    game.write_text(game.read_text().replace("    cup: {description: The two dice}",
-                                             "    cup: {description: The two dice}\n"
-                                             "    box: {description: Always empty}"))
-    flow = rules / "race.rules"
-    text = flow.read_text().replace("      roll cup\n", "      roll cup\n" + before_roll, 1)
-    text = text.replace("def advance(p, n) {\n", "def advance(p, n) {\n" + in_advance, 1)
-    flow.write_text(text)
+    rules = copy_ruleset("tutorial_race", tmp_path / "race")
+    edit(rules / "game.yaml", "    cup: {description: The two dice}",
+         "    cup: {description: The two dice}\n    box: {description: Always empty}")
+    edit(rules / "race.rules", "      roll cup\n", "      roll cup\n" + before_roll)
+    edit(rules / "race.rules", "def advance(p, n) {\n", "def advance(p, n) {\n" + in_advance)
     return str(rules)
-
-
-def _run(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)  # (stderr apart)
 
 
 def test_an_index_past_the_end_names_the_expression_and_the_turn(tmp_path):
     rules = _race(tmp_path, before_roll="      let d = box[3]\n")
-    r = _run("play", rules)
+    r = cli_raising("play", rules)
     assert r.exit_code == 1
     assert "RUNTIME `box[3]`: an index past the end of a list (in phase race, round 1, " \
            "red's turn)" in r.stderr, r.stderr
@@ -43,7 +30,7 @@ def test_an_index_past_the_end_names_the_expression_and_the_turn(tmp_path):
 
 def test_an_attribute_of_none_names_the_value_and_the_function(tmp_path):
     rules = _race(tmp_path, in_advance="  let c = box.top\n  p.laps = c.value + n\n")
-    r = _run("play", rules, "--quiet")
+    r = cli_raising("play", rules, "--quiet")
     assert r.exit_code == 1
     assert "RUNTIME used .value of `c`, which is none (a value that is missing) " \
            "(in advance, round 1, race, red's turn)" in r.stderr, r.stderr
@@ -54,11 +41,11 @@ def test_simulate_reports_what_play_reports(tmp_path):
     rules = _race(tmp_path, in_advance="  if n == 6 { p.laps = box.top.value }\n")
     plays = {}
     for seed in range(6):
-        r = _run("play", rules, "--seed", str(seed), "--quiet")
+        r = cli_raising("play", rules, "--seed", str(seed), "--quiet")
         if r.exit_code == 1:
             plays[seed] = [x for x in r.stderr.splitlines() if "RUNTIME" in x][0]
     assert plays, "some seed should roll a 6"
-    r = _run("simulate", rules, "--games", "6", "--json", "--workers", "1")
+    r = cli_raising("simulate", rules, "--games", "6", "--json", "--workers", "1")
     out = json.loads(r.stdout)
     simulated = {e["seed"]: e["error"] for e in out["first_errors"]}
     assert simulated.keys() == plays.keys()
@@ -87,5 +74,5 @@ def test_a_function_written_into_its_caller_is_still_named(tmp_path):
     flow = Path(rules) / "race.rules"
     flow.write_text(flow.read_text() + "\ndef gap(p) {\n  return box.top.value\n}\n")
     for backend in ("fast", "reference"):
-        r = _run("play", rules, "--quiet", "--seed", "1", "--backend", backend)
+        r = cli_raising("play", rules, "--quiet", "--seed", "1", "--backend", backend)
         assert "(in gap, round" in r.stderr, (backend, r.stderr)

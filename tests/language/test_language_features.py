@@ -3,12 +3,11 @@ handlers run on named components (`trigger ... on`, `collect ... on`),
 `reveal`, sorting and ranking by several keys (`sorted`/`ranked` with `by:`),
 and `spaces()`."""
 import json
-import shutil
 import textwrap
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from helpers import compiled, first_agents, load_errors, replay_script
 
 from interpreter.designer.scenario import run_scenario_file
 from interpreter.model.some import SomeOffer
@@ -17,8 +16,8 @@ from interpreter.run.agents import FirstAgent, RandomAgent, ScriptedAgent
 from interpreter.run.engine import Game, load_program
 from interpreter.run.savegame import Step
 
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
+# (make_ruleset, the factory of small games with rules of their own, is a
+# fixture of tests/conftest.py)
 
 CARDS = """
 kind: components
@@ -41,33 +40,14 @@ items:
 """
 
 
-def ruleset(tmp_path, rules, cards=False):
-    """The tutorial race's data with other rules (and, if asked, two cards in a
-    hidden deck)."""
-    folder = tmp_path / "game"
-    folder.mkdir(parents=True)
-    for f in RACE.iterdir():
-        if f.is_file() and f.suffix == ".yaml":
-            shutil.copy(f, folder)
-    if cards:
-        game = (folder / "game.yaml").read_text()
-        game = game.replace("zones:\n  game:\n",
-                            "zones:\n  game:\n    deck: {type: deck, visibility: hidden}\n")
-        (folder / "game.yaml").write_text(game)
-        (folder / "cards.yaml").write_text(CARDS)
-    (folder / "race.rules").write_text(textwrap.dedent(rules))
-    return folder
-
-
-def compiled(folder):
-    prog, diags = load_program(folder)
-    assert prog is not None, [d.short() for d in diags]
-    return prog
+# the race with these two cards in a hidden deck
+WITH_CARDS = {"game_edits": {"zones:\n  game:\n": "zones:\n  game:\n"
+                                                  "    deck: {type: deck, visibility: hidden}\n"},
+              "files": {"cards.yaml": CARDS}}
 
 
 def errors(folder):
-    _, diags = load_program(folder)
-    return [(d.code, d.line, d.message) for d in diags if d.severity == "error"]
+    return [(d.code, d.line, d.message) for d in load_errors(folder)]
 
 
 def lines(game):
@@ -91,8 +71,8 @@ phase race {
 
 
 # ------------------------------------------------------------------ choose some
-def test_a_selection_is_one_decision_labelled_by_counts(tmp_path):
-    prog = compiled(ruleset(tmp_path, SOME))
+def test_a_selection_is_one_decision_labelled_by_counts(make_ruleset):
+    prog = compiled(make_ruleset(SOME))
     script = [Step("red", "runner x2 + boss", None), Step("blue", "moonshine", None)]
     agent = ScriptedAgent(script)
     game = Game(prog, agents=[agent, agent], logging=True).run()
@@ -104,15 +84,15 @@ def test_a_selection_is_one_decision_labelled_by_counts(tmp_path):
 
 @pytest.mark.parametrize("label,why", [("runner x4", "only 3"), ("boss + runner x3", "4 item(s) chosen; this decision takes 1 to 3"),
                                        ("nothing", "0 item"), ("rum", "not on offer")])
-def test_a_scripted_selection_must_be_on_offer(tmp_path, label, why):
-    prog = compiled(ruleset(tmp_path, SOME))
+def test_a_scripted_selection_must_be_on_offer(make_ruleset, label, why):
+    prog = compiled(make_ruleset(SOME))
     agent = ScriptedAgent([Step("red", label, None)])
     with pytest.raises(Exception) as e:
         Game(prog, agents=[agent, agent]).run()
     assert why in str(e.value)
 
 
-def test_random_selections_are_uniform_and_first_takes_the_smallest(tmp_path):
+def test_random_selections_are_uniform_and_first_takes_the_smallest(make_ruleset):
     offer = SomeOffer([("boss", 1), ("runner", 3), ("moonshine", 1)], 1, 3)
     labels = [offer.label(c) for c in offer.selections()]
     assert len(labels) == offer.total() == 11
@@ -120,8 +100,8 @@ def test_random_selections_are_uniform_and_first_takes_the_smallest(tmp_path):
     rng = __import__("random").Random(3)
     seen = Counter(offer.label(offer.sample(rng)) for _ in range(11_000))
     assert set(seen) == set(labels) and min(seen.values()) > 850
-    prog = compiled(ruleset(tmp_path, SOME))
-    game = Game(prog, agents=[FirstAgent(), FirstAgent()]).run()
+    prog = compiled(make_ruleset(SOME))
+    game = Game(prog, agents=first_agents()).run()
     assert game.history[0] == ("red", "cargo", "boss")
 
 
@@ -150,7 +130,7 @@ def test_every_pick_is_one_selection_once_with_or_without_limits():
     assert SomeOffer(groups, 1, 6).total() == 3 * 2 * 4 - 1
 
 
-def test_a_when_test_lists_the_legal_selections(tmp_path):
+def test_a_when_test_lists_the_legal_selections(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -160,7 +140,7 @@ def test_a_when_test_lists_the_legal_selections(tmp_path):
       }
     }
     """
-    prog = compiled(ruleset(tmp_path, rules))
+    prog = compiled(make_ruleset(rules))
     seen = []
 
     class Spy:
@@ -173,7 +153,7 @@ def test_a_when_test_lists_the_legal_selections(tmp_path):
     assert game.n_red.u_laps == 5
 
 
-def test_may_adds_a_pass_and_a_single_selection_is_forced(tmp_path):
+def test_may_adds_a_pass_and_a_single_selection_is_forced(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -185,7 +165,7 @@ def test_may_adds_a_pass_and_a_single_selection_is_forced(tmp_path):
       }
     }
     """
-    prog = compiled(ruleset(tmp_path, rules))
+    prog = compiled(make_ruleset(rules))
     agent = ScriptedAgent([Step("red", "pass", "maybe")])
     game = Game(prog, agents=[agent, agent], logging=True).run()
     assert game.n_red.u_laps == 0 and game.n_blue.u_laps == 2
@@ -193,7 +173,7 @@ def test_may_adds_a_pass_and_a_single_selection_is_forced(tmp_path):
     assert "blue chooses a + b (all, only option)" in lines(game)
 
 
-def test_a_bot_ranks_each_selection(tmp_path):
+def test_a_bot_ranks_each_selection(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -203,27 +183,25 @@ def test_a_bot_ranks_each_selection(tmp_path):
       }
     }
     """
-    folder = ruleset(tmp_path, rules)
+    folder = make_ruleset(rules)
     (folder / "variants" / "solo").mkdir(parents=True)
     (folder / "variants" / "solo" / "variant.yaml").write_text("kind: variant\nbots: [red]\n")
-    prog, diags = load_program(folder, variant="solo")
-    assert prog is not None, [d.short() for d in diags]
+    prog = compiled(folder, variant="solo")
     game = Game(prog, agents=[None, FirstAgent()], logging=True).run()
     assert game.n_red.u_laps == 5 and game.history == []
     assert any("red (bot) chooses n3 + n2 (pick, rank -5" in t for t in lines(game))
 
 
-def test_a_saved_selection_replays(tmp_path):
-    prog = compiled(ruleset(tmp_path, SOME))
+def test_a_saved_selection_replays(make_ruleset):
+    prog = compiled(make_ruleset(SOME))
     first = Game(prog, seed=4, agents=[RandomAgent(1), RandomAgent(2)], logging=True).run()
-    script = [Step(p, label, name) for p, name, label in first.history]
-    agent = ScriptedAgent(script)
+    agent = ScriptedAgent(replay_script(first))
     again = Game(prog, seed=4, agents=[agent, agent], logging=True).run()
     assert json.dumps(again.log) == json.dumps(first.log)
 
 
-def test_scenarios_check_what_a_selection_offers(tmp_path):
-    folder = ruleset(tmp_path, SOME)
+def test_scenarios_check_what_a_selection_offers(tmp_path, make_ruleset):
+    folder = make_ruleset(SOME)
     sc = tmp_path / "s.scenario.yaml"
     sc.write_text(textwrap.dedent(f"""\
         scenario: what a selection offers
@@ -241,16 +219,16 @@ def test_scenarios_check_what_a_selection_offers(tmp_path):
     assert res.ok, [d.short() for d in res.diagnostics]
 
 
-def test_item_labels_must_be_tellable_apart(tmp_path):
+def test_item_labels_must_be_tellable_apart(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
       choose red as bad some picked from x in ["a + b", "c"] label x { red.laps = 1 }
     }
     """
-    prog = compiled(ruleset(tmp_path, rules))
+    prog = compiled(make_ruleset(rules))
     with pytest.raises(Exception) as e:
-        Game(prog, agents=[FirstAgent(), FirstAgent()]).run()
+        Game(prog, agents=first_agents()).run()
     assert "cannot be told apart" in str(e.value)
 
 
@@ -270,19 +248,19 @@ phase race {
 """
 
 
-def test_on_runs_only_the_named_components_handlers(tmp_path):
-    game = Game(compiled(ruleset(tmp_path, TARGETS, cards=True)),
-                agents=[FirstAgent(), FirstAgent()]).run()
+def test_on_runs_only_the_named_components_handlers(make_ruleset):
+    game = Game(compiled(make_ruleset(TARGETS, **WITH_CARDS)),
+                agents=first_agents()).run()
     assert game.n_red.u_laps == 0  # the deck is not live: no card listens
     assert game.n_blue.u_laps == 5 + 100  # only the gold, then the rule file's handler
     assert game.n_red.u_at is game.spaces_by_id["s1"]
     assert game.comps_by_id["tin"].u_used == 10 and game.comps_by_id["gold"].u_used == 0
 
 
-def test_on_names_components_only(tmp_path):
+def test_on_names_components_only(make_ruleset):
     bad = TARGETS.replace("trigger bump(red) on [tin]", "trigger bump(red) on red")
     assert ("TYPE", 10, "'on' names components (a component, a list or a zone), not a side") \
-        in errors(ruleset(tmp_path, bad, cards=True))
+        in errors(make_ruleset(bad, **WITH_CARDS))
 
 
 REVEAL = """
@@ -297,7 +275,7 @@ phase race {
 """
 
 
-def test_reveal_shows_a_hidden_card_to_one_side_until_it_moves(tmp_path):
+def test_reveal_shows_a_hidden_card_to_one_side_until_it_moves(tmp_path, make_ruleset):
     views = {}
 
     class Watcher:
@@ -310,7 +288,7 @@ def test_reveal_shows_a_hidden_card_to_one_side_until_it_moves(tmp_path):
             views[d.decision] = d.view()
             return 0
 
-    game = Game(compiled(ruleset(tmp_path, REVEAL, cards=True)),
+    game = Game(compiled(make_ruleset(REVEAL, **WITH_CARDS)),
                 agents=[Watcher("red"), Watcher("blue")], logging=True)
     game.run()
     top = game.comps_by_id["gold"]
@@ -322,8 +300,9 @@ def test_reveal_shows_a_hidden_card_to_one_side_until_it_moves(tmp_path):
     assert "gold" not in json.dumps(views["wait"])  # blue's view: a count
     assert "known" not in views["later"]["zones"]["deck"]  # shuffled: red knows no more
     assert top.zone.id == "deck"
-    game2 = Game(compiled(ruleset(tmp_path / "b", REVEAL.replace("shuffle deck", ""),
-                                  cards=True)), agents=[FirstAgent(), FirstAgent()])
+    game2 = Game(compiled(make_ruleset(REVEAL.replace("shuffle deck", ""),
+                                       folder=tmp_path / "b" / "game", **WITH_CARDS)),
+                 agents=first_agents())
     game2.run()
     seen = view_for(game2, game2.n_red)["zones"]["deck"]
     assert seen["known"][0]["id"] == "gold" and seen["known"][0]["position"] == 0
@@ -342,7 +321,7 @@ phase race {
 """
 
 
-def test_rolling_a_revealed_die_ends_the_reveal(tmp_path):
+def test_rolling_a_revealed_die_ends_the_reveal(tmp_path, make_ruleset):
     """A die shown to one side lies hidden again once it shows a new face,
     on both back ends (the fast one rolls a zone's dice in place)."""
     for backend in ("fast", "reference"):
@@ -355,12 +334,9 @@ def test_rolling_a_revealed_die_ends_the_reveal(tmp_path):
                 views[d.decision] = d.view()
                 return 0
 
-        folder = ruleset(tmp_path / backend, REROLL)
-        game_yaml = folder / "game.yaml"
-        game_yaml.write_text(game_yaml.read_text().replace(
-            "zones:\n  game:\n", "zones:\n  game:\n    box: {visibility: hidden}\n"))
-        prog, diags = load_program(folder, backend=backend)
-        assert prog is not None, [d.short() for d in diags]
+        folder = make_ruleset(REROLL, folder=tmp_path / backend / "game", game_edits={
+            "zones:\n  game:\n": "zones:\n  game:\n    box: {visibility: hidden}\n"})
+        prog = compiled(folder, backend=backend)
         game = Game(prog, agents=[Watcher(), Watcher()])
         shown = []
         game.hooks = lambda g, when, what: shown.append(view_for(g, g.n_red)["zones"]["box"]) \
@@ -382,7 +358,7 @@ phase race {
 """
 
 
-def test_prompts_show_values_as_the_chooser_may_see_them(tmp_path):
+def test_prompts_show_values_as_the_chooser_may_see_them(tmp_path, make_ruleset):
     prompts = {}
 
     class Reader:
@@ -391,9 +367,8 @@ def test_prompts_show_values_as_the_chooser_may_see_them(tmp_path):
             return 0
 
     for backend in ("fast", "reference"):
-        prog, diags = load_program(ruleset(tmp_path / backend, PROMPTS, cards=True),
-                                   backend=backend)
-        assert prog is not None, [d.short() for d in diags]
+        prog = compiled(make_ruleset(PROMPTS, folder=tmp_path / backend / "game", **WITH_CARDS),
+                        backend=backend)
         Game(prog, agents=[Reader(), Reader()]).run()
         assert prompts == {"first": "top: a card, 2 left, red2", "second": "top: gold",
                            "third": "top: a card"}, backend
@@ -407,7 +382,7 @@ phase race {
 """
 
 
-def test_choose_each_checkpoints_follow_each_players_own_rules(tmp_path):
+def test_choose_each_checkpoints_follow_each_players_own_rules(make_ruleset):
     """A scenario checkpoint after one player's answer sees that player's
     rules run and the next player's not yet (the answers run in order)."""
     seen = []
@@ -416,14 +391,14 @@ def test_choose_each_checkpoints_follow_each_players_own_rules(tmp_path):
         if when == "decided":
             seen.append((what[0], game.n_red.u_laps, game.n_blue.u_laps))
 
-    game = Game(compiled(ruleset(tmp_path, EACH)), agents=[FirstAgent(), FirstAgent()])
+    game = Game(compiled(make_ruleset(EACH)), agents=first_agents())
     game.hooks = hooks
     game.run()
     assert seen == [("red", 1, 0), ("blue", 1, 1)]
 
 
 # ------------------------------------------------------------------ sorted, ranked, spaces
-def test_sorted_and_ranked_by_several_keys(tmp_path):
+def test_sorted_and_ranked_by_several_keys(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -436,14 +411,14 @@ def test_sorted_and_ranked_by_several_keys(tmp_path):
       log "{max_by(spaces(), s => [s.boost, -s.index])}"
     }
     """
-    game = Game(compiled(ruleset(tmp_path, rules)), agents=[FirstAgent(), FirstAgent()],
+    game = Game(compiled(make_ruleset(rules)), agents=first_agents(),
                 logging=True).run()
     assert lines(game)[1:6] == ["[0, 5], [0, 5], [1, 2] and [1, 1]",
                                 "[1, 1], [1, 2], [0, 5] and [0, 5]", "3 1 1 and 1",
                                 "1, 2 and 3 8 s3", "s3"]
 
 
-def test_by_is_checked(tmp_path):
+def test_by_is_checked(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     def f(x) { return x }
@@ -454,7 +429,7 @@ def test_by_is_checked(tmp_path):
       let d = len([1], by: x => x)
     }
     """
-    found = errors(ruleset(tmp_path, rules))
+    found = errors(make_ruleset(rules))
     assert ("TYPE", 5, "'by:' takes a function such as x => x.cost or a list of them, not a "
             "number") in found
     assert ("ARITY", 6, "sorted() takes no 'key:' argument (it takes by:)") in found
@@ -462,9 +437,9 @@ def test_by_is_checked(tmp_path):
     assert ("ARITY", 8, "len() takes no 'by:' argument") in found
 
 
-def test_a_named_argument_belongs_in_a_call_only(tmp_path):
+def test_a_named_argument_belongs_in_a_call_only(make_ruleset):
     rules = "game { rounds 1 { race } }\nphase race { let a = [by: 1] }\n"
-    assert errors(ruleset(tmp_path, rules))[0][0] == "SYNTAX"
+    assert errors(make_ruleset(rules))[0][0] == "SYNTAX"
 
 
 def test_the_grammar_has_no_conflicts():
@@ -476,31 +451,27 @@ def test_the_grammar_has_no_conflicts():
          postlex=parser._Newlines(), strict=True)
 
 
-def test_counting_a_huge_selection_pays_from_the_step_budget(tmp_path):
+def test_counting_a_huge_selection_pays_from_the_step_budget(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
       choose red as many some picked from x in range(5000) label "n{x}" { red.laps = 1 }
     }
     """
-    prog = compiled(ruleset(tmp_path, rules))
+    prog = compiled(make_ruleset(rules))
     with pytest.raises(Exception) as e:
-        Game(prog, agents=[FirstAgent(), FirstAgent()], steps=1_000_000).run()
+        Game(prog, agents=first_agents(), steps=1_000_000).run()
     assert "steps" in str(e.value)
 
 
 # ------------------------------------------------------------------ hidden variables
-def secret_ruleset(tmp_path, rules):
-    folder = ruleset(tmp_path, rules)
-    game = (folder / "game.yaml").read_text()
-    game = game.replace("variables:\n  side:\n",
-                        "variables:\n  game:\n    pot: {value: 0, visibility: hidden}\n"
-                        "  side:\n    purse: {value: 5, visibility: owner}\n")
-    (folder / "game.yaml").write_text(game)
-    return folder
+# the race with a hidden game variable and a side variable only its owner sees
+SECRETS = {"game_edits": {
+    "variables:\n  side:\n": "variables:\n  game:\n    pot: {value: 0, visibility: hidden}\n"
+                              "  side:\n    purse: {value: 5, visibility: owner}\n"}}
 
 
-def test_an_owner_only_variable_reaches_its_owner_alone(tmp_path):
+def test_an_owner_only_variable_reaches_its_owner_alone(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -511,7 +482,7 @@ def test_an_owner_only_variable_reaches_its_owner_alone(tmp_path):
       log "{red} is busy"
     }
     """
-    game = Game(compiled(secret_ruleset(tmp_path, rules)), agents=[FirstAgent(), FirstAgent()],
+    game = Game(compiled(make_ruleset(rules, **SECRETS)), agents=first_agents(),
                 logging=True).run()
     red, blue = game.n_red, game.n_blue
     assert game.n_red.u_purse == 8
@@ -527,7 +498,7 @@ def test_an_owner_only_variable_reaches_its_owner_alone(tmp_path):
     assert view_for(game, blue)["sides"]["blue"]["variables"]["purse"] == 5
 
 
-def test_a_public_line_may_not_show_a_hidden_variable(tmp_path):
+def test_a_public_line_may_not_show_a_hidden_variable(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -536,14 +507,14 @@ def test_a_public_line_may_not_show_a_hidden_variable(tmp_path):
       choose red as spend from n in range(1, red.purse) label "spend {red.purse}" { }
     }
     """
-    found = errors(secret_ruleset(tmp_path, rules))
+    found = errors(make_ruleset(rules, **SECRETS))
     assert [(c, line) for c, line, _ in found] == [("VISIBILITY", 4), ("VISIBILITY", 5),
                                                     ("VISIBILITY", 6)]
     assert "seen by its owner only" in found[0][2] and "hidden" in found[1][2]
 
 
-def test_only_a_side_variable_has_an_owner(tmp_path):
-    folder = ruleset(tmp_path, "game { rounds 1 { race } }\nphase race { }\n")
+def test_only_a_side_variable_has_an_owner(make_ruleset):
+    folder = make_ruleset("game { rounds 1 { race } }\nphase race { }\n")
     game = (folder / "game.yaml").read_text()
     (folder / "game.yaml").write_text(game.replace(
         "variables:\n", "variables:\n  game:\n    pot: {value: 0, visibility: owner}\n"))
@@ -551,15 +522,15 @@ def test_only_a_side_variable_has_an_owner(tmp_path):
 
 
 # ------------------------------------------------------------------ abilities
-def test_a_card_in_a_side_zone_offers_its_ability_to_that_side_only(tmp_path):
-    folder = ruleset(tmp_path, """
+def test_a_card_in_a_side_zone_offers_its_ability_to_that_side_only(make_ruleset):
+    folder = make_ruleset("""
     game { rounds 1 { race } }
     phase race {
       move component("gold") to red.hand
       move component("tin") to shelf
       window market() for each players until pass
     }
-    """, cards=True)
+    """, **WITH_CARDS)
     game = (folder / "game.yaml").read_text()
     game = game.replace("    deck: {type: deck, visibility: hidden}\n",
                         "    deck: {type: deck, visibility: hidden}\n    shelf: {live: true}\n")
@@ -585,7 +556,7 @@ def test_a_card_in_a_side_zone_offers_its_ability_to_that_side_only(tmp_path):
     assert asked["blue"][0] == ["borrow", "pass"]           # never red's card
 
 
-def test_one_ability_at_several_windows(tmp_path):
+def test_one_ability_at_several_windows(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     ability "rest" at morning(p), evening(p, n) when p.laps < 5 { p.laps += 1 }
@@ -594,14 +565,14 @@ def test_one_ability_at_several_windows(tmp_path):
       window evening(3) for red
     }
     """
-    prog = compiled(ruleset(tmp_path, rules))
+    prog = compiled(make_ruleset(rules))
     agent = ScriptedAgent([Step("red", "rest", "morning"), Step("red", "pass", "morning"),
                            Step("red", "rest", "evening"), Step("red", "pass", "evening")])
     game = Game(prog, agents=[agent, agent]).run()
     assert game.n_red.u_laps == 2
 
 
-def test_a_window_runs_its_after_block_after_each_ability_used(tmp_path):
+def test_a_window_runs_its_after_block_after_each_ability_used(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     ability "step" at turn_actions(p) when p.laps < 3 { p.laps += 1 }
@@ -617,7 +588,7 @@ def test_a_window_runs_its_after_block_after_each_ability_used(tmp_path):
       }
     }
     """
-    prog = compiled(ruleset(tmp_path, rules))
+    prog = compiled(make_ruleset(rules))
     agent = ScriptedAgent([Step("red", "step", None), Step("red", "step", None),
                            Step("red", "pass", None),
                            Step("red", "step", None), Step("blue", "pass", None),
@@ -643,7 +614,7 @@ class Spy(FirstAgent):
         return len(d.labels) - 1
 
 
-def test_choose_each_takes_every_answer_before_any_counts(tmp_path):
+def test_choose_each_takes_every_answer_before_any_counts(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -655,7 +626,7 @@ def test_choose_each_takes_every_answer_before_any_counts(tmp_path):
     }
     """
     spy = Spy()
-    game = Game(compiled(ruleset(tmp_path, rules)), agents=[spy, spy], logging=True).run()
+    game = Game(compiled(make_ruleset(rules)), agents=[spy, spy], logging=True).run()
     # blue answered with red's answer still unknown and not yet in force
     assert game.n_red.u_laps == 3 and game.n_blue.u_laps == 3
     blue_view = spy.seen[1]
@@ -666,7 +637,7 @@ def test_choose_each_takes_every_answer_before_any_counts(tmp_path):
     assert log.index("red chooses go 3 (bid)") < log.index("blue chooses go 3 (bid)")
 
 
-def test_choose_each_answers_are_no_loop_to_break(tmp_path):
+def test_choose_each_answers_are_no_loop_to_break(make_ruleset):
     rules = """
     game { rounds 1 { race } }
     phase race {
@@ -677,10 +648,10 @@ def test_choose_each_answers_are_no_loop_to_break(tmp_path):
       }
     }
     """
-    assert [c for c, _, _ in errors(ruleset(tmp_path, rules))] == ["SYNTAX"]
+    assert [c for c, _, _ in errors(make_ruleset(rules))] == ["SYNTAX"]
 
 
-def test_a_prefer_rank_may_be_a_list_of_keys(tmp_path):
+def test_a_prefer_rank_may_be_a_list_of_keys(tmp_path, make_ruleset):
     """A bot takes the lowest rank; a list compares item by item, mixed
     with plain numbers, ties to the first listed; a rank that is not a
     number or a list of numbers fails in plain words."""
@@ -696,16 +667,15 @@ def test_a_prefer_rank_may_be_a_list_of_keys(tmp_path):
       }
     }
     """
-    folder = ruleset(tmp_path, rules)
+    folder = make_ruleset(rules)
     variant = folder / "variants" / "bot"
     variant.mkdir(parents=True)
     (variant / "variant.yaml").write_text("kind: variant\nid: bot\nname: Bot\nbots: [red]\n")
-    from interpreter.run.engine import load_program as load
-    prog, diags = load(folder, variant="bot")
-    assert prog is not None, [d.short() for d in diags]
+    prog = compiled(folder, variant="bot")
     game = Game(prog, agents=[None, FirstAgent()], logging=True).run()
     assert game.n_red.u_laps == 4  # [1] < [1, 3] < [1, 9] < [2, 5]
-    prog2, diags = load(ruleset(tmp_path / "x", rules.replace('prefer 1 {', 'prefer "x" {')))
+    prog2, diags = load_program(make_ruleset(rules.replace('prefer 1 {', 'prefer "x" {'),
+                                             folder=tmp_path / "x" / "game"))
     assert any(d.code == "TYPE" and "a 'prefer' rank" in d.message for d in diags), diags
 
 
@@ -720,7 +690,7 @@ phase race {
 """
 
 
-def test_hidden_cards_inside_a_list_stay_hidden_in_logs_and_prompts(tmp_path):
+def test_hidden_cards_inside_a_list_stay_hidden_in_logs_and_prompts(tmp_path, make_ruleset):
     """A text that shows a list of components hides each one a reader may
     not see, as it hides a single one: the public log and a prompt alike."""
     for backend in ("fast", "reference"):
@@ -731,9 +701,8 @@ def test_hidden_cards_inside_a_list_stay_hidden_in_logs_and_prompts(tmp_path):
                 prompts[d.decision] = d.prompt
                 return 0
 
-        prog, diags = load_program(ruleset(tmp_path / backend, LISTED, cards=True),
-                                   backend=backend)
-        assert prog is not None, [d.short() for d in diags]
+        prog = compiled(make_ruleset(LISTED, folder=tmp_path / backend / "game", **WITH_CARDS),
+                        backend=backend)
         game = Game(prog, agents=[Reader(), Reader()], logging=True).run()
         blue = [e["text"] for e in log_for(game, game.n_blue)]
         assert "deck holds a card, a card and a card, a card" in blue, blue

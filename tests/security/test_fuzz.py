@@ -20,15 +20,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import RULES, cli_clean, copy_ruleset
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.cli.main import main
 from interpreter.support.diagnostics import CODES
 
-ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "rules"
 EXAMPLES = int(os.environ.get("RULEBOOK_FUZZ_EXAMPLES", "70"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="RULEBOOK_FUZZ_SEED" not in
                 os.environ, suppress_health_check=list(HealthCheck))
@@ -84,9 +81,7 @@ def mutate(data: bytes, ops) -> bytes:
 
 
 def run(*args):
-    r = CliRunner().invoke(main, [str(a) for a in args])
-    assert "Traceback" not in r.output and "INTERNAL" not in r.output, r.output
-    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    r = cli_clean(*args)
     assert r.exit_code in (0, 1, 2), r.output
     return r
 
@@ -104,13 +99,8 @@ RULESETS = ["smile_and_gun", "chicago", "tutorial_race", "moonshine_kingdom", "s
 @pytest.fixture(scope="module")
 def copies(tmp_path_factory):
     base = tmp_path_factory.mktemp("fuzz")
-    out = {}
-    for name in RULESETS:
-        dst = base / name
-        # variants are validated one overlay at a time: too slow to fuzz here
-        shutil.copytree(RULES / name, dst, ignore=shutil.ignore_patterns("variants"))
-        out[name] = dst
-    return out
+    # variants are validated one overlay at a time: too slow to fuzz here
+    return {name: copy_ruleset(name, base / name, "variants") for name in RULESETS}
 
 
 def fuzz_file(folder: Path, name: str, ops, play=True):
@@ -211,9 +201,7 @@ def _expr():
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory):
-    dst = tmp_path_factory.mktemp("values") / "race"
-    shutil.copytree(RULES / "tutorial_race", dst, ignore=shutil.ignore_patterns("scenarios"))
-    return dst
+    return copy_ruleset("tutorial_race", tmp_path_factory.mktemp("values") / "race", "scenarios")
 
 
 @FUZZ
@@ -263,8 +251,7 @@ def _outside(root: Path) -> Path:
 def test_links_out_of_the_folder_are_never_read(tmp_path_factory, link, to_dir, command):
     root = tmp_path_factory.mktemp("sealed")
     out = _outside(root)
-    rs = root / "race"
-    shutil.copytree(RULES / "tutorial_race", rs)
+    rs = copy_ruleset("tutorial_race", root / "race")
     where = rs / link
     if where.exists():
         shutil.rmtree(where) if where.is_dir() else where.unlink()

@@ -8,32 +8,13 @@ import json
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
-from helpers import cli
+from helpers import cli, compiled, dice_yaml, hands_game, random_agents, run_game, write_files
 
-from interpreter.cli.main import main
 from interpreter.model.views import entry_for, view_for
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program
 
-GAME = """\
-kind: game
-id: secrets
-name: Secrets
-players: 2
-seats: [{id: ann}, {id: ben}]
-variables:
-  side: {score: 0}
-score: score
-zones:
-  game:
-    deck: {type: deck, visibility: hidden}
-    pile: {visibility: hidden}
-    cup: {}
-  side:
-    hand: {visibility: owner}
-    dice: {visibility: owner}
-"""
+GAME = hands_game("secrets", ("ann", "ben"))
 CARDS = """\
 kind: components
 component: card
@@ -43,18 +24,7 @@ attributes:
 zone: deck
 items:
 """ + "".join(f"  - {{id: r{i}, rank: {i}}}\n" for i in range(1, 9))
-DICE = """\
-kind: components
-component: die
-attributes:
-  sides: {type: int, default: 6}
-properties:
-  value: 1
-zone: cup
-items:
-  - {id: da}
-  - {id: db}
-"""
+DICE = dice_yaml("cup", "id: da", "id: db")
 SETUP = """\
 game {
   setup {
@@ -70,20 +40,12 @@ IDS = [f"r{i}" for i in range(1, 9)]
 
 
 def folder(tmp_path: Path, phase: str) -> Path:
-    out = tmp_path / "secrets"
-    out.mkdir()
-    for name, text in (("game.yaml", GAME), ("cards.yaml", CARDS), ("dice.yaml", DICE),
-                       ("s.rules", SETUP + phase)):
-        (out / name).write_text(text, encoding="utf-8")
-    return out
+    return write_files(tmp_path / "secrets", {"game.yaml": GAME, "cards.yaml": CARDS,
+                                               "dice.yaml": DICE, "s.rules": SETUP + phase})
 
 
 def run(path, seed=1):
-    program, diags = load_program(path)
-    assert program is not None, [d.short() for d in diags]
-    game = Game(program, seed=seed, agents=[RandomAgent(f"{seed}:{i}") for i in range(2)],
-                logging=True)
-    return game.run()
+    return run_game(compiled(path), seed=seed, agents=random_agents(seed), logging=True)
 
 
 def dealt(game, sid):
@@ -98,8 +60,6 @@ def named(text):
 
 def lines_read_by(game, sid):
     return [e["text"] for e in (entry_for(x, sid) for x in game.log) if e is not None]
-
-
 
 
 def leaks(game):
@@ -237,9 +197,8 @@ def test_people_at_the_table_read_a_count_of_decisions_they_may_know(tmp_path):
     differ = 0
     for seed in range(1, 9):
         log = tmp_path / f"{seed}.jsonl"
-        r = CliRunner().invoke(main, ["play", str(path), "--seed", str(seed), "--plain",
-                                      "--agents", "human,random", "--log", str(log)],
-                               input="1\n" * 5)
+        r = cli("play", path, "--seed", seed, "--plain", "--agents", "human,random", "--log", log,
+                input="1\n" * 5)
         assert r.exit_code == 0, r.output
         entries = [json.loads(x) for x in log.read_text().splitlines()]
         chosen = [e for e in entries if "choice" in e and not e.get("forced")]

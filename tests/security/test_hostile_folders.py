@@ -5,20 +5,16 @@ a symbolic link out of it, and not through a scenario's or a save's
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from helpers import RACE, copy_ruleset, rulebook_process
 
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 SECRET = "AWS_KEY=hunter2"
 
 
 def rulebook(*args, cwd=None):
-    r = subprocess.run([sys.executable, "-m", "interpreter", *map(str, args)], cwd=cwd,
-                       capture_output=True, text=True, timeout=300)
+    r = rulebook_process(*args, cwd=cwd)
     return r.returncode, r.stdout + r.stderr
 
 
@@ -32,9 +28,7 @@ def secrets(folder: Path) -> Path:
 
 
 def race_copy(tmp_path) -> Path:
-    folder = tmp_path / "rs"
-    shutil.copytree(RACE, folder)
-    return folder
+    return copy_ruleset("tutorial_race", tmp_path / "rs")
 
 
 @pytest.mark.parametrize("link", ["variants/evil", "variants"])

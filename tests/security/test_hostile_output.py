@@ -2,36 +2,15 @@
 piece names are never a Python format string (issue 30, item 18), control
 characters never reach a terminal raw (item 17), and a log text never draws
 from the game's generator, so a game plays the same logged or quiet (item 16)."""
-import shutil
-import textwrap
-from pathlib import Path
-
 import pytest
+from helpers import compiled, first_agents, load_errors, rulebook_process, run_game
 
-from interpreter.run.agents import FirstAgent
-from interpreter.run.engine import Game, load_program
-
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
-
-
-def ruleset(tmp_path, rules, game_extra=""):
-    """tutorial_race's YAML files with `rules` as its only rule file."""
-    folder = tmp_path / "game"
-    folder.mkdir(parents=True)
-    for f in RACE.iterdir():
-        if f.is_file() and f.suffix == ".yaml":
-            shutil.copy(f, folder)
-    game = (folder / "game.yaml").read_text()
-    (folder / "game.yaml").write_text(game + game_extra)
-    (folder / "race.rules").write_text(textwrap.dedent(rules))
-    return folder
+# (make_ruleset, the factory of small games with rules of their own, is a
+# fixture of tests/conftest.py)
 
 
 def play(folder, logging=True, seed=1):
-    prog, diags = load_program(folder)
-    assert prog is not None, [d.short() for d in diags]
-    return Game(prog, agents=[FirstAgent(), FirstAgent()], logging=logging, seed=seed).run()
+    return run_game(compiled(folder), agents=first_agents(), logging=logging, seed=seed)
 
 
 PLACES = """
@@ -44,10 +23,10 @@ phase race {
 """
 
 
-def test_piece_names_are_never_a_format_string(tmp_path):
+def test_piece_names_are_never_a_format_string(make_ruleset):
     pieces = ('pieces:\n  flag: {supply: 5, name: "{0.__class__.__base__}", '
               'plural: "{0:>5000000} {1}"}\n')
-    lines = [e["text"] for e in play(ruleset(tmp_path, PLACES, pieces)).log]
+    lines = [e["text"] for e in play(make_ruleset(PLACES, pieces)).log]
     assert "red places a {0.__class__.__base__} at s1" in lines
     assert "red places 3 {0:>5000000} {1} at s2" in lines
     assert "red moves a {0.__class__.__base__} from s2 to s3" in lines
@@ -70,19 +49,18 @@ def indirect() { return pick() }
     ('log "{indirect()}"', "calls indirect()"),
     ('place 1 flag of red at space("s1") log n => "{random(players)} {n}"', "calls random()"),
 ])
-def test_a_log_text_may_not_draw_from_the_games_generator(tmp_path, line, what):
+def test_a_log_text_may_not_draw_from_the_games_generator(make_ruleset, line, what):
     """Log texts are made only when a log is kept: a draw there would make the
     same seed play differently logged and quiet, and saves fail to replay."""
-    folder = ruleset(tmp_path, DRAWING.replace("LINE", line), "pieces:\n  flag: {supply: 5}\n")
-    _, diags = load_program(folder)
-    bad = [d for d in diags if d.severity == "error"]
-    assert bad and bad[0].code == "TYPE", [d.short() for d in diags]
+    folder = make_ruleset(DRAWING.replace("LINE", line), "pieces:\n  flag: {supply: 5}\n")
+    bad = load_errors(folder)
+    assert bad and bad[0].code == "TYPE", [d.short() for d in bad]
     assert what in bad[0].message and "random generator" in bad[0].message
     assert bad[0].path.endswith("race.rules") and bad[0].line == 4
 
 
-def test_a_function_that_draws_may_still_be_called_outside_log_texts(tmp_path):
-    folder = ruleset(tmp_path, DRAWING.replace("LINE", 'let p = indirect()\n  log "{p}"'))
+def test_a_function_that_draws_may_still_be_called_outside_log_texts(make_ruleset):
+    folder = make_ruleset(DRAWING.replace("LINE", 'let p = indirect()\n  log "{p}"'))
     assert play(folder).finished
 
 
@@ -104,18 +82,15 @@ def nope() {{ return none }}
 
 def _rulebook(*args, stdin="", color=False):
     import os
-    import subprocess
-    import sys
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     if color:
         env["FORCE_COLOR"] = "1"  # rich writes its own colour codes: those must stay
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120, env=env)
+    return rulebook_process(*args, input=stdin, timeout=120, env=env)
 
 
 @pytest.mark.parametrize("color", [False, True])
-def test_control_characters_in_rule_texts_never_reach_the_terminal(tmp_path, color):
-    folder = ruleset(tmp_path, CONTROL_RULES)
+def test_control_characters_in_rule_texts_never_reach_the_terminal(make_ruleset, color):
+    folder = make_ruleset(CONTROL_RULES)
     for args, stdin in ((["play", str(folder), "--seed", "1"], ""),
                         (["play", str(folder), "--seed", "1", "--agents", "human,random"], "1\n"),
                         (["validate", str(folder)], "")):

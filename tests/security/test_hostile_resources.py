@@ -9,50 +9,19 @@ import json
 import os
 import resource
 import subprocess
-import sys
 from pathlib import Path
+
+from helpers import probe_game, probe_ruleset, rulebook_process
 
 MEMORY = 1_500_000_000  # bytes of address space for the run
 GIGABYTE = 1_000_000_000
 TIMEOUT = 100  # seconds: the engine's own backstop is 60
 
-GAME_YAML = """\
-kind: game
-id: probe
-name: Probe
-players: 2
-seats:
-  - {id: red}
-  - {id: blue}
-variables:
-  game:
-    keep: null
-  side:
-    score: 0
-score: score
-zones:
-  game:
-    pool: {}
-"""
-
-FLOW = """\
-game {
-  rounds 1 { main }
-}
-
-phase main {
-PROBE
-}
-"""
+GAME_YAML = probe_game("    keep: null\n")
 
 
 def make(tmp_path: Path, probe: str, game: str = GAME_YAML) -> Path:
-    folder = tmp_path / "probe"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(game, encoding="utf-8")
-    body = "\n".join("  " + line for line in probe.splitlines())
-    (folder / "flow.rules").write_text(FLOW.replace("PROBE", body), encoding="utf-8")
-    return folder
+    return probe_ruleset(tmp_path / "probe", probe, game)
 
 
 def _limited():
@@ -60,9 +29,7 @@ def _limited():
 
 
 def rulebook(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter", *map(str, args)],
-                          capture_output=True, text=True, timeout=TIMEOUT,
-                          preexec_fn=_limited)
+    return rulebook_process(*args, timeout=TIMEOUT, preexec_fn=_limited)
 
 
 def stopped(result, folder: Path, needle: str) -> str:
@@ -165,11 +132,10 @@ def test_fifty_thousand_components_with_piece_rows_load_within_a_gigabyte(tmp_pa
     (folder / "tokens.yaml").write_text("kind: components\ncomponent: token\nzone: pool\n"
                                         "items:\n" + items, encoding="utf-8")
     (folder / "game.yaml").write_text(ROWS_GAME, encoding="utf-8")
-    r = subprocess.run([sys.executable, "-m", "interpreter", "play", str(folder), "--seed", "1",
-                        "--quiet"], capture_output=True, text=True, timeout=TIMEOUT,
-                       env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
-                       preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (GIGABYTE,
-                                                                                  GIGABYTE)))
+    r = rulebook_process("play", folder, "--seed", "1", "--quiet", timeout=TIMEOUT,
+                         env={**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")},
+                         preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS,
+                                                               (GIGABYTE, GIGABYTE)))
     out = r.stdout + r.stderr
     assert r.returncode == 0, out[-2000:]
     assert "INTERNAL" not in out and "Traceback" not in out

@@ -5,85 +5,58 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from helpers import RACE, ROOT, copy_ruleset, diagnostics, edit, locate
 from helpers import cli_clean as cli
 
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
-
-
-
-
-@pytest.fixture
-def race(tmp_path) -> Path:
-    dst = tmp_path / "race"
-    shutil.copytree(RACE, dst, ignore=shutil.ignore_patterns("scenarios"))
-    return dst
-
-
-def edit(folder, name, old, new):
-    path = folder / name
-    text = path.read_text(encoding="utf-8")
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return path.read_text(encoding="utf-8")
-
-
-def pos(text, needle):
-    i = text.index(needle)
-    return text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
-
-
-def diags(folder):
-    r = cli("validate", "--format", "json", folder)
-    return json.loads(r.stdout)
+# (race, a fresh copy of the tutorial race without its scenarios, is a
+# fixture of tests/conftest.py)
 
 
 # ------------------------------------------------------------ names
 @pytest.mark.parametrize("piece", ["holder", "index", "zone", "id", "kind"])
 def test_a_piece_named_like_a_built_in_field_is_a_located_error(race, piece):
-    text = edit(race, "game.yaml", "score: laps", f"score: laps\npieces:\n  {piece}: {{supply: 3}}")
-    (d,) = [d for d in diags(race) if d["code"] == "DUP-ID"]
-    assert (d["line"], d["col"]) == pos(text, f"{piece}: {{supply")
+    text = edit(race / "game.yaml", "score: laps",
+                f"score: laps\npieces:\n  {piece}: {{supply: 3}}")
+    (d,) = [d for d in diagnostics(race) if d["code"] == "DUP-ID"]
+    assert (d["line"], d["col"]) == locate(text, f"{piece}: {{supply")
     assert "built-in field" in d["message"]
 
 
 def test_a_board_attribute_id_is_a_located_error(race):
-    text = edit(race, "board.yaml", "  boost: {type: bool, default: false}",
+    text = edit(race / "board.yaml", "  boost: {type: bool, default: false}",
                 "  boost: {type: bool, default: false}\n  id: {type: int, default: 0}")
-    (d,) = [d for d in diags(race) if d["code"] == "DUP-ID"]
-    assert (d["line"], d["col"]) == pos(text, "id: {type: int")
+    (d,) = [d for d in diagnostics(race) if d["code"] == "DUP-ID"]
+    assert (d["line"], d["col"]) == locate(text, "id: {type: int")
 
 
 def test_a_piece_named_like_a_side_variable_is_a_located_error(race):
-    text = edit(race, "game.yaml", "score: laps", "score: laps\npieces:\n  laps: {supply: 3}")
-    (d,) = [d for d in diags(race) if d["code"] == "DUP-ID"]
-    assert (d["line"], d["col"]) == pos(text, "laps: {supply")
+    text = edit(race / "game.yaml", "score: laps", "score: laps\npieces:\n  laps: {supply: 3}")
+    (d,) = [d for d in diagnostics(race) if d["code"] == "DUP-ID"]
+    assert (d["line"], d["col"]) == locate(text, "laps: {supply")
 
 
 def test_a_seat_named_side_plays(race):
-    edit(race, "game.yaml", "{id: blue, name: Blue}", "{id: side, name: Blue}")
-    assert diags(race) == []
+    edit(race / "game.yaml", "{id: blue, name: Blue}", "{id: side, name: Blue}")
+    assert diagnostics(race) == []
     r = cli("play", race, "--seed", 3, "--json")
     assert r.exit_code == 0 and set(json.loads(r.output)["scores"]) == {"red", "side"}
 
 
 def test_engine_fields_cannot_be_assigned(race):
-    text = edit(race, "race.rules", "    if p.laps >= options.laps { win p }",
+    text = edit(race / "race.rules", "    if p.laps >= options.laps { win p }",
                 "    p.index = 3\n    if p.laps >= options.laps { win p }")
-    (d,) = [d for d in diags(race) if d["code"] == "TYPE"]
-    assert (d["line"], d["col"]) == pos(text, "p.index = 3")
-    edit(race, "race.rules", "    p.index = 3\n", "    round = 3\n")
-    assert [d["code"] for d in diags(race)] == ["TYPE"]
+    (d,) = [d for d in diagnostics(race) if d["code"] == "TYPE"]
+    assert (d["line"], d["col"]) == locate(text, "p.index = 3")
+    edit(race / "race.rules", "    p.index = 3\n", "    round = 3\n")
+    assert [d["code"] for d in diagnostics(race)] == ["TYPE"]
 
 
 def test_engine_fields_of_unknown_values_cannot_be_assigned_at_run_time(race):
-    edit(race, "race.rules", "    if p.laps >= options.laps { win p }",
+    edit(race / "race.rules", "    if p.laps >= options.laps { win p }",
          "    let q = same(p)\n    q.index = 3")
     with open(race / "race.rules", "a", encoding="utf-8") as fh:
         fh.write("\ndef same(x) { return x }\n")  # hides the type from the checker
@@ -96,12 +69,12 @@ MARKUP = "[bold]x[/] [/] [red"
 
 
 def test_markup_in_names_labels_and_tables_is_shown_literally(race):
-    edit(race, "game.yaml", "name: Tutorial Race", f"name: '{MARKUP}'")
-    edit(race, "game.yaml", "{id: red, name: Red}", f"{{id: red, name: '{MARKUP}'}}")
+    edit(race / "game.yaml", "name: Tutorial Race", f"name: '{MARKUP}'")
+    edit(race / "game.yaml", "{id: red, name: Red}", f"{{id: red, name: '{MARKUP}'}}")
     (race / "tables.yaml").write_text(f"kind: tables\ntables:\n  odd: ['{MARKUP}']\n"
                                       f"  rows: [{{a: '{MARKUP}'}}]\n  plain: {{k: '{MARKUP}'}}\n",
                                       encoding="utf-8")
-    edit(race, "race.rules", 'option "move:{d.value}"', 'option "[/]{d.value}[bold]"')
+    edit(race / "race.rules", 'option "move:{d.value}"', 'option "[/]{d.value}[bold]"')
     r = cli("info", race)
     assert r.exit_code == 0 and "[bold]x[/]" in r.output
     r = cli("play", race, "--seed", 1)
@@ -161,23 +134,22 @@ def test_a_named_pipe_in_a_ruleset_does_not_hang(race):
 
 def test_a_file_that_is_not_utf8_is_an_encoding_error(race):
     (race / "race.rules").write_bytes(b"phase race {\n  \xff\n}\n")
-    d = [d for d in diags(race) if d["code"] == "FILE-ENCODING"]
+    d = [d for d in diagnostics(race) if d["code"] == "FILE-ENCODING"]
     assert d and (d[0]["line"], d[0]["col"]) == (2, 3)
 
 
 @pytest.mark.parametrize("variant", ["nope", "../solo"])
 def test_a_scenarios_unknown_variant_points_at_its_key(tmp_path, variant):
-    shutil.copytree(ROOT / "rules" / "smile_and_gun", tmp_path / "smile_and_gun")
+    copy_ruleset("smile_and_gun", tmp_path / "smile_and_gun")
     scenario = tmp_path / "s.scenario.yaml"
     scenario.write_text("scenario: s\nruleset: smile_and_gun\n"
                         f"variant: '{variant}'\nthen: first\n", encoding="utf-8")
-    r = cli("validate", "--format", "json", scenario)
-    (d,) = json.loads(r.stdout)
+    (d,) = diagnostics(scenario)
     assert (d["path"], d["line"], d["col"], d["code"]) == (str(scenario), 3, 10, "OPTION")
 
 
 def test_a_yaml_name_starting_with_underscore_is_refused_at_the_key(race):
-    text = edit(race, "game.yaml", "    laps: 0", "    laps: 0\n    _hidden: 1")
-    (d,) = [d for d in diags(race) if d["severity"] == "error"]
-    assert (d["code"], d["line"], d["col"]) == ("SCHEMA-VALUE", *pos(text, "_hidden"))
+    text = edit(race / "game.yaml", "    laps: 0", "    laps: 0\n    _hidden: 1")
+    (d,) = [d for d in diagnostics(race) if d["severity"] == "error"]
+    assert (d["code"], d["line"], d["col"]) == ("SCHEMA-VALUE", *locate(text, "_hidden"))
     assert "belong to the engine" in d["hint"]

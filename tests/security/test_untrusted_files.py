@@ -9,16 +9,14 @@ are refused before any work proportional to their expanded size is done.
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
 
 import pytest
-from helpers import cli
+from helpers import at, copy_ruleset, inject, line_col, locate, only, validate
 
 from interpreter.load.ruleset import load_ruleset
-from interpreter.support.diagnostics import CODES
 from interpreter.support.limits import (
     MAX_COMPONENTS,
     MAX_COPIES,
@@ -30,86 +28,11 @@ from interpreter.support.limits import (
     MAX_YAML_NODES,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-SMILE = ROOT / "rules" / "smile_and_gun"
-RACE = ROOT / "rules" / "tutorial_race"
-
 
 # ---------------------------------------------------------------- helpers
-@pytest.fixture
-def rs(tmp_path) -> Path:
-    """A fresh copy of rules/smile_and_gun without its scenarios and variants."""
-    dst = tmp_path / "rs"
-    shutil.copytree(SMILE, dst, ignore=shutil.ignore_patterns("scenarios", "variants",
-                                                              "__pycache__"))
-    return dst
-
-
-@pytest.fixture
-def race(tmp_path) -> Path:
-    """A fresh copy of rules/tutorial_race without its scenarios."""
-    dst = tmp_path / "race"
-    shutil.copytree(RACE, dst, ignore=shutil.ignore_patterns("scenarios", "__pycache__"))
-    return dst
-
-
-def inject(folder: Path, name: str, old: str, new: str) -> str:
-    """Replace the single occurrence of `old` in folder/name; return the new text."""
-    path = folder / name
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, f"{old!r} should occur once in {name}"
-    text = text.replace(old, new)
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
-def locate(text: str, needle: str, after: str | None = None, nth: int = 1) -> tuple[int, int]:
-    """1-based (line, col) of the nth `needle` (after the first `after` if given)."""
-    start = 0
-    if after is not None:
-        assert after in text, after
-        start = text.index(after)
-    i = start - 1
-    for _ in range(nth):
-        i = text.index(needle, i + 1)
-    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
-
-
-def locate_index(text: str, i: int) -> tuple[int, int]:
-    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
-
-
-
-
-def no_traceback(result):
-    assert "Traceback" not in result.output, result.output[:2000]
-    assert "INTERNAL" not in result.output, result.output[:2000]
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        repr(result.exception)
-
-
-def validate(*paths) -> list[dict]:
-    """`rulebook validate --format json`; the list of diagnostics (exit code checked)."""
-    r = cli("validate", "--format", "json", *paths)
-    no_traceback(r)
-    diags = json.loads(r.stdout)
-    errors = [d for d in diags if d["severity"] == "error"]
-    assert r.exit_code == (1 if errors else 0), r.output[:2000]
-    return diags
-
-
-def only(diags: list[dict], code: str) -> dict:
-    """The single error, which has this code."""
-    errors = [d for d in diags if d["severity"] == "error"]
-    assert len(errors) == 1 and errors[0]["code"] == code, json.dumps(diags, indent=1)[:3000]
-    return errors[0]
-
-
-def at(d: dict, path: Path, line: int, col: int):
-    assert d["code"] in CODES
-    assert (Path(d["path"]), d["line"], d["col"]) == (path, line, col), d
-
-
+# (rs and race, fresh copies of smile_and_gun and tutorial_race, are fixtures
+# of tests/conftest.py; inject, locate, validate, only and at are in
+# tests/helpers.py)
 def write_scenario(folder: Path, body: str) -> tuple[Path, str]:
     path = folder.parent / "test.scenario.yaml"
     text = f"scenario: an untrusted scenario\n{body}"
@@ -149,7 +72,7 @@ def _write_bytes_after(path: Path, needle: str, raw: bytes) -> tuple[int, int]:
     assert text.count(needle) == 1
     i = text.index(needle)
     path.write_bytes(text[:i].encode("utf-8") + raw + text[i:].encode("utf-8"))
-    return locate_index(text, i)
+    return line_col(text, i)
 
 
 @pytest.mark.parametrize("name, needle", [("board.yaml", "warehouses, railyard]}"),
@@ -416,9 +339,7 @@ def test_a_ruleset_folder_path_over_max_path_chars_is_a_limit(tmp_path):
 
 @pytest.fixture
 def solo(tmp_path) -> Path:
-    dst = tmp_path / "sg"
-    shutil.copytree(SMILE, dst, ignore=shutil.ignore_patterns("scenarios", "__pycache__"))
-    return dst
+    return copy_ruleset("smile_and_gun", tmp_path / "sg", "scenarios", "__pycache__")
 
 
 def _the_cask(solo: Path) -> Path:

@@ -10,48 +10,27 @@ import json
 import re
 from pathlib import Path
 
-from helpers import cli
+from helpers import (
+    cli_clean,
+    compiled,
+    diagnostics,
+    dice_yaml,
+    first_agents,
+    locate,
+    probe_game,
+    probe_ruleset,
+)
 
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program
 from interpreter.support.diagnostics import DiagnosticError
 from interpreter.support.limits import MAX_NESTING
 
-GAME_YAML = """\
-kind: game
-id: probe
-name: Probe
-players: 2
-seats:
-  - {id: red}
-  - {id: blue}
-variables:
-  game:
-    counter: 0
-    keep: null
-  side:
-    score: 0
-score: score
-zones:
-  game:
-    pool: {}
-    deck: {type: deck, visibility: hidden}
-  side:
-    hand: {visibility: owner}
-"""
+GAME_YAML = probe_game("    counter: 0\n    keep: null\n",
+                       "    deck: {type: deck, visibility: hidden}\n"
+                       "  side:\n    hand: {visibility: owner}\n")
 
-DICE_YAML = """\
-kind: components
-component: die
-attributes:
-  sides: {type: int, default: 6}
-properties:
-  value: 1
-zone: pool
-items:
-  - {id: d6}
-  - {id: d1, sides: 1}
-"""
+DICE_YAML = dice_yaml("pool", "id: d6", "id: d1, sides: 1")
 
 TABLES_YAML = """\
 kind: tables
@@ -60,52 +39,16 @@ tables:
   named: {items: 7, values: 8, get: 9}
 """
 
-FLOW = """\
-game {
-  rounds 1 { main }
-}
-
-def ident(x) { return x }
-
-phase main {
-PROBE
-}
-"""
-
 
 def make(tmp_path: Path, probe: str, extra: dict | None = None, game: str = GAME_YAML) -> Path:
     """A two-seat ruleset whose one phase runs `probe` (indented by two)."""
-    folder = tmp_path / "probe"
-    folder.mkdir(parents=True)
-    (folder / "game.yaml").write_text(game, encoding="utf-8")
-    (folder / "dice.yaml").write_text(DICE_YAML, encoding="utf-8")
-    (folder / "tables.yaml").write_text(TABLES_YAML, encoding="utf-8")
-    body = "\n".join("  " + line for line in probe.splitlines())
-    (folder / "flow.rules").write_text(FLOW.replace("PROBE", body), encoding="utf-8")
-    for name, text in (extra or {}).items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return folder
-
-
-
-
-def clean(result):
-    assert "Traceback" not in result.output, result.output
-    assert "INTERNAL" not in result.output, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        repr(result.exception)
-
-
-def diagnostics(folder) -> list[dict]:
-    r = cli("validate", "--format", "json", folder)
-    clean(r)
-    return json.loads(r.stdout)
+    return probe_ruleset(tmp_path / "probe", probe, game, defs="def ident(x) { return x }\n\n",
+                         files={"dice.yaml": DICE_YAML, "tables.yaml": TABLES_YAML,
+                                **(extra or {})})
 
 
 def where(folder: Path, needle: str, file: str = "flow.rules") -> tuple[str, int, int]:
-    text = (folder / file).read_text(encoding="utf-8")
-    i = text.index(needle)
-    return str(folder / file), text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
+    return str(folder / file), *locate((folder / file).read_text(encoding="utf-8"), needle)
 
 
 def one(diags, code):
@@ -119,8 +62,7 @@ def at(d, place):
 
 
 def run(folder, seed=1, steps=None, logging=False):
-    program, diags = load_program(folder)
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(folder)
     game = Game(program, seed=seed, agents=[RandomAgent(1), RandomAgent(2)], steps=steps,
                 logging=logging)
     return game.run()
@@ -145,8 +87,7 @@ def test_the_reported_exploit_is_a_syntax_error(tmp_path):
     d = one(diagnostics(folder), "SYNTAX")
     at(d, where(folder, "__class__"))
     assert "'_'" in d["message"]
-    r = cli("play", folder, "--quiet")
-    clean(r)
+    r = cli_clean("play", folder, "--quiet")
     assert r.exit_code == 1 and "SYNTAX" in r.output
 
 
@@ -155,14 +96,9 @@ def test_the_exploit_in_a_scenario_expectation_is_refused(tmp_path):
     scenario = tmp_path / "evil.scenario.yaml"
     scenario.write_text("scenario: evil\nruleset: probe\nseed: 1\nthen: first\nexpect:\n"
                         "  - that:\n      - 'ident(1).__class__ == none'\n", encoding="utf-8")
-    r = cli("validate", "--format", "json", scenario)
-    clean(r)
-    d = one(json.loads(r.stdout), "SYNTAX")
-    text = scenario.read_text()
-    i = text.index("__class__")
-    assert (d["line"], d["col"]) == (text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i))
-    r = cli("play", "--scenario", scenario)
-    clean(r)
+    d = one(diagnostics(scenario), "SYNTAX")
+    assert (d["line"], d["col"]) == locate(scenario.read_text(), "__class__")
+    r = cli_clean("play", "--scenario", scenario)
     assert r.exit_code == 1 and "SYNTAX" in r.output
 
 
@@ -257,8 +193,7 @@ def test_the_budget_comes_from_game_yaml(tmp_path):
 
 def test_play_reports_a_runaway_loop_with_its_location(tmp_path):
     folder = make(tmp_path, "while true { counter += 1 }")
-    r = cli("play", folder, "--quiet", "--max-steps", "10000")
-    clean(r)
+    r = cli_clean("play", folder, "--quiet", "--max-steps", "10000")
     assert r.exit_code == 1
     path, line, col = where(folder, "while true")
     assert f"{path}:{line}:{col}: RUNTIME" in r.output
@@ -381,8 +316,7 @@ def both(folder, **kw):
     """The finished game on each back end (logging on)."""
     out = {}
     for backend in ("fast", "reference"):
-        program, diags = load_program(folder, backend=backend)
-        assert program is not None, [d.short() for d in diags]
+        program = compiled(folder, backend=backend)
         out[backend] = Game(program, seed=1, agents=[RandomAgent(1), RandomAgent(2)],
                             logging=True, **kw).run()
     return out["fast"], out["reference"]
@@ -423,13 +357,11 @@ def test_a_one_player_window_offers_again_after_each_use(tmp_path):
     """Used, an ability is offered again at the same window until the player
     passes or nothing is usable: on both back ends (the fast one opens a
     one-player window without a window object)."""
-    from interpreter.run.agents import FirstAgent
     folder = make(tmp_path, "window bump() for red\nwindow bump() for blue", extra={
         "more.rules": 'ability "bump" at bump(p) when counter < 3 { counter += 1 }\n'})
     for backend in ("fast", "reference"):
-        program, diags = load_program(folder, backend=backend)
-        assert program is not None, [d.short() for d in diags]
-        game = Game(program, seed=1, agents=[FirstAgent(), FirstAgent()], logging=True)
+        program = compiled(folder, backend=backend)
+        game = Game(program, seed=1, agents=first_agents(), logging=True)
         game.run()
         assert game.v_counter == 3, backend
         assert sum(1 for e in game.log if e.get("player") == "red" and

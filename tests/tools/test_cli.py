@@ -1,18 +1,11 @@
 """The command line: result formats, saving and replaying, exit codes."""
 import json
-from pathlib import Path
 
-from click.testing import CliRunner
+from helpers import ROOT, cli
+from helpers import cli_raising as run
 
-from interpreter.cli.main import main
-
-ROOT = Path(__file__).resolve().parents[2]
 RULESET = str(ROOT / "rules" / "smile_and_gun")
 OPTS = ["--option", "shadow=the-badge", "--option", "infusion=second-chance"]
-
-
-def run(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
 def test_play_json_has_the_result_fields():
@@ -105,11 +98,11 @@ def test_players_picks_the_seats_for_every_command():
 def test_a_player_count_the_game_does_not_allow_exits_2():
     chicago = str(ROOT / "rules" / "chicago")
     for args in (["--players", "6"], ["--players", "2"], ["--players", "3", "--option", "bosses=4"]):
-        r = CliRunner().invoke(main, ["play", chicago, "--quiet", *args])
+        r = cli("play", chicago, "--quiet", *args)
         assert r.exit_code == 2 and "OPTION" in r.output, (args, r.output)
-    assert CliRunner().invoke(main, ["info", RULESET, "--players", "3"]).exit_code == 2
+    assert cli("info", RULESET, "--players", "3").exit_code == 2
     moonshine = str(ROOT / "rules" / "moonshine_kingdom")
-    r = CliRunner().invoke(main, ["play", moonshine, "--variant", "blood-oath", "--players", "3"])
+    r = cli("play", moonshine, "--variant", "blood-oath", "--players", "3")
     assert r.exit_code == 2 and "variant.yaml" in r.output and "OPTION" in r.output, r.output
 
 

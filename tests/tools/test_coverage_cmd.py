@@ -1,15 +1,9 @@
 """`rulebook coverage`: what the scenarios and random games ran, and what never did."""
 import json
-import shutil
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import RACE, ROOT, cli_raising, copy_ruleset
 
-from interpreter.cli.main import main
-
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 STEP = '  return p.laps * len(track("loop"))'
 GUARD = "  if p.laps > 100 { warp(p) }"
 # the guard goes in just before that line, so it takes that line's number
@@ -18,7 +12,7 @@ ARM = "if race.rules:%d" % next(i for i, line in enumerate(
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["coverage", *map(str, args)], catch_exceptions=False)
+    return cli_raising("coverage", *args)
 
 
 def report(path, *args):
@@ -30,8 +24,7 @@ def report(path, *args):
 def race(tmp_path, unreachable=None):
     """Tutorial Race with a rule no game can reach: nobody runs 100 laps, so
     `warp` is never called and the `if` arm in `progress` never runs."""
-    folder = tmp_path / "race"
-    shutil.copytree(RACE, folder)
+    folder = copy_ruleset("tutorial_race", tmp_path / "race")
     rules = folder / "race.rules"
     text = rules.read_text()
     assert STEP in text
@@ -220,7 +213,7 @@ def test_an_overlay_may_not_list_unreachable_items(tmp_path):
         "    default: none\noverlays:\n  extra:\n    more: extra\n")
     (layer / "extra" / "overlay.yaml").write_text(
         "kind: overlay\nid: extra\nname: Extra\ncoverage:\n  unreachable: []\n")
-    r = CliRunner().invoke(main, ["validate", str(folder)], catch_exceptions=False)
+    r = cli_raising("validate", folder)
     assert r.exit_code == 1
     assert "overlay.yaml:" in r.output and "only game.yaml and a variant.yaml" in r.output
 

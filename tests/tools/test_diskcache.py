@@ -6,17 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
+from helpers import RACE, ROOT, copy_ruleset, rulebook_process
 
 
 def play(cache: Path, *extra_env):
     """One game in a fresh process whose cache folder is under `cache`."""
     env = {k: v for k, v in os.environ.items() if k != "RULEBOOK_NO_CACHE"}
     env.update(XDG_CACHE_HOME=str(cache), **dict(extra_env))
-    r = subprocess.run([sys.executable, "-m", "interpreter", "play", str(RACE), "--seed", "3",
-                        "--json", "--quiet"], capture_output=True, text=True, env=env,
-                       cwd=ROOT, timeout=300)
+    r = rulebook_process("play", RACE, "--seed", "3", "--json", "--quiet", env=env, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     return r.stdout
 
@@ -96,9 +93,7 @@ def test_a_warm_run_needs_neither_the_parser_nor_the_schema_checker(tmp_path):
 
 
 def test_a_changed_file_is_validated_afresh(tmp_path):
-    import shutil
-    rules = tmp_path / "race"
-    shutil.copytree(RACE, rules)
+    rules = copy_ruleset("tutorial_race", tmp_path / "race")
     code = f"from interpreter.run.engine import validate_ruleset\n" \
            f"print([d.code for d in validate_ruleset({str(rules)!r})])"
     assert run_py(tmp_path, code).strip() == "[]"

@@ -5,26 +5,21 @@ for readability; regenerate it with `REGOLD=1 pytest tests/tools/test_docs.py` a
 read the diff before committing it."""
 import dataclasses
 import os
-import shutil
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import GOLDEN, ROOT, cli_raising, compiled, edit
 
-from interpreter.cli.main import main
 from interpreter.designer import describe
 from interpreter.language import ast as A
 from interpreter.run.engine import load_program
 
-ROOT = Path(__file__).resolve().parents[2]
-GOLDEN = ROOT / "tests" / "golden"
 SHIPPED = ["tutorial_race", "smile_and_gun", "chicago", "moonshine_kingdom", "scarface_1920"] + [
     f"examples/{p.name}" for p in sorted((ROOT / "rules" / "examples").iterdir())
     if (p / "game.yaml").exists()]
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["docs", *map(str, args)], catch_exceptions=False)
+    return cli_raising("docs", *args)
 
 
 def test_the_tutorial_reference_reads_as_reviewed():
@@ -119,8 +114,7 @@ def test_every_shipped_ruleset_has_an_html_reference(name):
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     assert "<script" not in html and "http://" not in html.replace(
         'xmlns="http://www.w3.org/2000/svg"', "")
-    program, diags = load_program(path)
-    assert program is not None, diags
+    program = compiled(path)
     has_board = bool(program.rs.spaces)
     assert ("<svg" in html) == has_board
     assert describe.indescribable(program) == []
@@ -133,22 +127,16 @@ def test_a_variant_is_described_with_its_changes():
     assert "## Variants and overlays" in r.output and "Variant solo" in r.output
 
 
-def test_text_from_a_ruleset_is_escaped(tmp_path):
-    folder = tmp_path / "hostile"
-    shutil.copytree(ROOT / "rules" / "tutorial_race", folder)
+def test_text_from_a_ruleset_is_escaped(ruleset_copy):
+    folder = ruleset_copy("tutorial_race", to="hostile")
     evil = "<script>alert(1)</script> & co"
-    game = (folder / "game.yaml").read_text()
-    game = game.replace("moving by dice.", f"moving by dice. {evil}")
-    game = game.replace("{id: red, name: Red}", "{id: red, name: \"Red <b>&\"}")
-    (folder / "game.yaml").write_text(game)
-    board = (folder / "board.yaml").read_text()
-    board = board.replace("boost: {type: bool, default: false}",
-                          "boost: {type: bool, default: false}\n  name: {type: str, default: \"\"}")
-    board = board.replace("- {id: s1}", f"- {{id: s1, name: \"{evil}\"}}")
-    (folder / "board.yaml").write_text(board)
-    rules = (folder / "race.rules").read_text()
-    (folder / "race.rules").write_text(rules.replace('"{p} completes lap {p.laps}"',
-                                                     '"{p} <i>completes</i> lap {p.laps}"'))
+    edit(folder / "game.yaml", "moving by dice.", f"moving by dice. {evil}")
+    edit(folder / "game.yaml", "{id: red, name: Red}", "{id: red, name: \"Red <b>&\"}")
+    edit(folder / "board.yaml", "boost: {type: bool, default: false}",
+         "boost: {type: bool, default: false}\n  name: {type: str, default: \"\"}")
+    edit(folder / "board.yaml", "- {id: s1}", f"- {{id: s1, name: \"{evil}\"}}")
+    edit(folder / "race.rules", '"{p} completes lap {p.laps}"',
+         '"{p} <i>completes</i> lap {p.laps}"')
     r = run(folder, "--format", "html")
     assert r.exit_code == 0, r.output
     assert "<script>" not in r.output and "<b>" not in r.output and "<i>" not in r.output
@@ -174,11 +162,9 @@ def test_a_bad_path_exits_1_with_a_diagnostic(tmp_path):
     assert "FILE-MISSING" in r.output and "Traceback" not in r.output
 
 
-def test_a_broken_ruleset_exits_1_with_the_located_problem(tmp_path):
-    folder = tmp_path / "broken"
-    shutil.copytree(ROOT / "rules" / "tutorial_race", folder)
-    (folder / "race.rules").write_text((folder / "race.rules").read_text()
-                                       .replace("roll cup", "roll cupp"))
+def test_a_broken_ruleset_exits_1_with_the_located_problem(ruleset_copy):
+    folder = ruleset_copy("tutorial_race", to="broken")
+    edit(folder / "race.rules", "roll cup", "roll cupp")
     r = run(folder)
     assert r.exit_code == 1
     assert "race.rules:" in r.output and "REF-UNDEF" in r.output

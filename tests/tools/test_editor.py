@@ -8,19 +8,17 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import ROOT, cli, cli_raising
 from jsonschema import Draft202012Validator
 from ruamel.yaml import YAML
 
-from interpreter.cli.main import main
 from interpreter.load.schemas import KINDS
 
-ROOT = Path(__file__).resolve().parents[2]
 GRAMMAR = ROOT / "tools" / "editor" / "rulebook-rules" / "syntaxes" / "rules.tmLanguage.json"
 
 
 def printed(kind) -> dict:
-    r = CliRunner().invoke(main, ["schema", kind], catch_exceptions=False)
+    r = cli_raising("schema", kind)
     assert r.exit_code == 0, r.output
     return json.loads(r.output)
 
@@ -62,13 +60,12 @@ def test_a_printed_schema_stands_alone_and_checks_the_shipped_files(kind):
     if kind == "save":  # none ship: save one
         import tempfile
         path = Path(tempfile.mkdtemp()) / "game.json"
-        r = CliRunner().invoke(main, ["play", str(ROOT / "rules" / "tutorial_race"), "--seed",
-                                      "1", "--quiet", "--save", str(path)])
+        r = cli("play", ROOT / "rules" / "tutorial_race", "--seed", "1", "--quiet", "--save", path)
         assert r.exit_code == 0, r.output
         files = [(path, json.loads(path.read_text()))]
     if kind == "log":  # a log is made by playing: one line of it per file
-        r = CliRunner().invoke(main, ["play", str(ROOT / "rules" / "examples" / "hidden_hands"),
-                                      "--seed", "1", "--format", "jsonl"])
+        r = cli("play", ROOT / "rules" / "examples" / "hidden_hands", "--seed", "1", "--format",
+                "jsonl")
         assert r.exit_code == 0, r.output
         files = [(f"line {i}", json.loads(line)) for i, line in enumerate(r.output.splitlines())]
     assert files, kind

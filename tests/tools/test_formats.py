@@ -2,18 +2,12 @@
 one self-contained HTML page, as the designer or one seat may read it."""
 import json
 import re
-import shutil
-from pathlib import Path
 
-from click.testing import CliRunner
-
-from interpreter.cli.main import main
-
-RULES = Path(__file__).resolve().parents[2] / "rules"
+from helpers import RULES, cli_raising, edit
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["play", *map(str, args)], catch_exceptions=False)
+    return cli_raising("play", *args)
 
 
 def test_jsonl_is_the_log_as_the_log_file_has_it(tmp_path):
@@ -35,13 +29,10 @@ def test_a_seats_jsonl_holds_only_what_it_may_read(tmp_path):
     assert secret and not secret & {e["text"] for e in mine}
 
 
-def test_html_is_one_page_with_rounds_a_chart_and_escaped_text(tmp_path):
-    rules = tmp_path / "race"
-    shutil.copytree(RULES / "tutorial_race", rules)
-    flow = rules / "race.rules"
-    flow.write_text(flow.read_text().replace(
-        '    log "{p} completes lap {p.laps}"',
-        '    log "<b>{p}</b> & <script>x</script> completes lap {p.laps}"'))
+def test_html_is_one_page_with_rounds_a_chart_and_escaped_text(ruleset_copy):
+    rules = ruleset_copy("tutorial_race", to="race")
+    edit(rules / "race.rules", '    log "{p} completes lap {p.laps}"',
+         '    log "<b>{p}</b> & <script>x</script> completes lap {p.laps}"')
     r = run(rules, "--seed", "1", "--format", "html")
     assert r.exit_code == 0, r.output
     page = r.output

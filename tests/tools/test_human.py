@@ -1,23 +1,17 @@
 """Playing a seat yourself: `rulebook play --agents human,...` driven through
 stdin, as a person at a terminal or a pipe would drive it."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import RULES, cli, cli_raising, rulebook_process
 
-from interpreter.cli.main import main
-
-RULES = Path(__file__).resolve().parents[2] / "rules"
 RACE = str(RULES / "tutorial_race")
 CHICAGO = str(RULES / "chicago")
 
 
 def play(*args, input=""):
-    return CliRunner().invoke(main, ["play", *args, "--plain"], input=input,
-                              catch_exceptions=False)
+    return cli_raising("play", *args, "--plain", input=input)
 
 
 def test_a_person_answers_by_number_or_label_and_is_asked_again_on_bad_input():
@@ -39,23 +33,19 @@ def test_a_person_answers_by_number_or_label_and_is_asked_again_on_bad_input():
 
 def test_end_of_input_saves_the_game_and_exits_130(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
     if True:
-        r = runner.invoke(main, ["play", RACE, "--agents", "human,random", "--plain"],
-                          input="1\n2\n", catch_exceptions=False)
+        r = cli_raising("play", RACE, "--agents", "human,random", "--plain", input="1\n2\n")
         assert r.exit_code == 130, r.output
         assert "saved 5 choices to tutorial_race-seed0.save.json" in r.output
         saved = json.loads(Path("tutorial_race-seed0.save.json").read_text())
         assert [c[0] for c in saved["choices"]].count("red") == 2  # both answers kept
         # replayed, the same seat is asked the next question, and the game goes on
-        r = runner.invoke(main, ["play", RACE, "--replay", "tutorial_race-seed0.save.json",
-                                 "--agents", "human,random", "--plain"],
-                          input="1\n" * 40, catch_exceptions=False)
+        r = cli_raising("play", RACE, "--replay", "tutorial_race-seed0.save.json",
+                        "--agents", "human,random", "--plain", input="1\n" * 40)
         assert r.exit_code == 0, r.output
         assert r.output.count("move by which die?") >= 1 and "(winner)" in r.output
         # a second leaving does not overwrite the first save
-        r = runner.invoke(main, ["play", RACE, "--agents", "human,random", "--plain"],
-                          input="", catch_exceptions=False)
+        r = cli_raising("play", RACE, "--agents", "human,random", "--plain", input="")
         assert r.exit_code == 130 and Path("tutorial_race-seed0-2.save.json").exists()
 
 
@@ -71,9 +61,8 @@ def test_save_and_quit_are_commands(tmp_path):
 
 def test_a_pipe_drives_it_and_eof_exits_cleanly(tmp_path):
     """A real pipe, a real process: no traceback, exit 130, the save made."""
-    p = subprocess.run([sys.executable, "-m", "interpreter", "play", RACE, "--agents",
-                        "random,human", "--seed", "3", "--plain"], input="2\n", text=True,
-                       capture_output=True, cwd=tmp_path)
+    p = rulebook_process("play", RACE, "--agents", "random,human", "--seed", "3", "--plain",
+                         input="2\n", cwd=tmp_path)
     assert p.returncode == 130, p.stderr
     assert "Traceback" not in p.stderr + p.stdout
     assert "blue (round" in p.stdout and (tmp_path / "tutorial_race-seed3.save.json").exists()
@@ -106,7 +95,7 @@ def test_a_person_sees_only_what_their_seat_may(tmp_path):
 
 
 def test_human_seats_are_for_play_only():
-    r = CliRunner().invoke(main, ["simulate", RACE, "--games", "2", "--agents", "human"])
+    r = cli("simulate", RACE, "--games", "2", "--agents", "human")
     assert r.exit_code == 2 and "a human seat plays only in `rulebook play`" in r.output
     r = play(RACE, "--agents", "human,random", "--json", input="1\n")
     assert r.exit_code == 2 and "human seat needs the screen" in r.output
@@ -144,8 +133,7 @@ def test_the_screen_holds_every_line_the_seat_may_read_in_order(tmp_path, rulese
              input="1\n" * 5000)
     assert r.exit_code == 0, r.output[-3000:]
     assert "played by random agents" in r.output  # the other seats, said so
-    view = CliRunner().invoke(main, ["play", path, "--replay", str(save), "--view", seat,
-                                     "--format", "jsonl"], catch_exceptions=False)
+    view = cli_raising("play", path, "--replay", save, "--view", seat, "--format", "jsonl")
     assert view.exit_code == 0, view.output
     expected = [json.loads(line)["text"] for line in view.stdout.splitlines()]
     assert len(expected) > 60  # more than a screenful between some decisions

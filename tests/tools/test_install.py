@@ -3,16 +3,13 @@ designer's first ruleset is one command away. (CI also builds the wheel and
 uses it from a fresh virtualenv in another folder: tools/check-wheel.)"""
 import json
 import tomllib
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import ROOT
+from helpers import cli_raising as run
 
-from interpreter.cli.main import main
 from interpreter.designer.scaffold import ruleset_id
 from interpreter.support import resources
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_schemas_are_package_data_made_from_the_top_level_folder():
@@ -37,10 +34,6 @@ def test_no_module_reads_a_file_beside_the_checkout():
         if f.name == "resources.py":
             continue
         assert "Path(__file__)" not in text and "__file__" not in text, f.name
-
-
-def run(*args, **kw):
-    return CliRunner().invoke(main, [*map(str, args)], catch_exceptions=False, **kw)
 
 
 def test_new_makes_a_ruleset_that_validates_plays_and_passes_its_scenario(tmp_path):

@@ -4,18 +4,13 @@ game.yaml, the output formats, and the shipped rulesets."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import ROOT, cli, copy_ruleset, edit, write_files
 
-from interpreter.cli.main import main
 from interpreter.designer.lint import lint_ruleset
 from interpreter.designer.lintcheck import LINT_CODES
-
-ROOT = Path(__file__).resolve().parents[2]
-RACE = ROOT / "rules" / "tutorial_race"
 
 STMT = "    p.laps += 1\n"  # a line of advance() in race.rules, where a test adds one
 
@@ -23,26 +18,17 @@ STMT = "    p.laps += 1\n"  # a line of advance() in race.rules, where a test ad
 def build(tmp_path, name="race", stmt=None, rules="", game=None, files=None, replace=None):
     """The tutorial race with changes: a statement in advance(), rule text
     added, game.yaml lines replaced, extra files."""
-    folder = tmp_path / name
-    shutil.copytree(RACE, folder, ignore=shutil.ignore_patterns("scenarios"))
+    folder = copy_ruleset("tutorial_race", tmp_path / name, "scenarios")
     race = folder / "race.rules"
-    text = race.read_text()
     if stmt:
-        text = text.replace(STMT, STMT + "    " + stmt + "\n", 1)
+        edit(race, STMT, STMT + "    " + stmt + "\n")
     for old, new in (replace or {}).items():
-        assert old in text
-        text = text.replace(old, new, 1)
-    race.write_text(text + "\n" + rules)
-    g = folder / "game.yaml"
-    gtext = g.read_text()
+        edit(race, old, new)
+    with open(race, "a", encoding="utf-8") as fh:
+        fh.write("\n" + rules)
     for old, new in (game or {}).items():
-        assert old in gtext
-        gtext = gtext.replace(old, new, 1)
-    g.write_text(gtext)
-    for rel, content in (files or {}).items():
-        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        (folder / rel).write_text(content)
-    return folder
+        edit(folder / "game.yaml", old, new)
+    return write_files(folder, files or {})
 
 
 def codes(folder):
@@ -199,31 +185,31 @@ def test_disable_and_allow_in_game_yaml(tmp_path):
     found, _ = lint_ruleset(folder)
     assert [(f.code, f.allowed) for f in found] == [("LINT-UNUSED-TABLE",
                                                      "kept for the expansion")]
-    r = CliRunner().invoke(main, ["lint", str(folder)])
+    r = cli("lint", folder)
     assert r.exit_code == 0 and r.output.strip() == "0 finding(s), 1 accepted in game.yaml"
-    r = CliRunner().invoke(main, ["lint", str(folder), "--show-allowed", "--format", "concise"])
+    r = cli("lint", folder, "--show-allowed", "--format", "concise")
     assert "LINT-UNUSED-TABLE" in r.output and "[accepted: kept for the expansion]" in r.output
 
 
 def test_an_unknown_code_in_disable_is_refused_by_the_schema(tmp_path):
     folder = build(tmp_path, game={"score: laps\n": "score: laps\nlint:\n  disable: [UNUSED]\n"})
-    r = CliRunner().invoke(main, ["lint", str(folder)])
+    r = cli("lint", folder)
     assert r.exit_code == 1 and "SCHEMA-VALUE" in r.output and "Traceback" not in r.output
 
 
 def test_formats(tmp_path):
     folder = build(tmp_path, files={"tables.yaml": TABLES})
-    r = CliRunner().invoke(main, ["lint", str(folder), "--format", "concise"])
+    r = cli("lint", folder, "--format", "concise")
     assert r.exit_code == 1
     line = r.output.splitlines()[0]
     assert line.endswith("tables.yaml:3:3: LINT-UNUSED-TABLE no rule reads table 'bonus' "
                          "(read it as tables.bonus, or delete it)")
-    r = CliRunner().invoke(main, ["lint", str(folder)])
+    r = cli("lint", folder)
     assert "  bonus: 2" in r.output and "^" in r.output  # the source line and a caret
-    r = CliRunner().invoke(main, ["lint", str(folder), "--format", "json"])
+    r = cli("lint", folder, "--format", "json")
     data = json.loads(r.output)
     assert [(d["code"], d["name"], d["line"]) for d in data] == [("LINT-UNUSED-TABLE", "bonus", 3)]
-    r = CliRunner().invoke(main, ["lint", str(folder), "--format", "sarif"])
+    r = cli("lint", folder, "--format", "sarif")
     sarif = json.loads(r.output)
     assert sarif["version"] == "2.1.0"
     res = sarif["runs"][0]["results"]
@@ -234,12 +220,12 @@ def test_formats(tmp_path):
 
 
 def test_a_broken_or_missing_ruleset_is_a_diagnostic(tmp_path):
-    r = CliRunner().invoke(main, ["lint", str(tmp_path / "nothing")])
+    r = cli("lint", tmp_path / "nothing")
     assert r.exit_code == 1 and "FILE-MISSING" in r.output and "Traceback" not in r.output
     folder = build(tmp_path, stmt="let x = nosuch")
-    r = CliRunner().invoke(main, ["lint", str(folder)])
+    r = cli("lint", folder)
     assert r.exit_code == 1 and "REF-UNDEF" in r.output and "Traceback" not in r.output
-    r = CliRunner().invoke(main, ["lint", "--codes"])
+    r = cli("lint", "--codes")
     assert r.exit_code == 0 and "LINT-ONE-OPTION" in r.output
 
 

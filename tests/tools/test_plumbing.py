@@ -5,19 +5,12 @@ a pipe, command-line mistakes as usage errors naming the flag, flags that
 import json
 from pathlib import Path
 
-from click.testing import CliRunner
+from helpers import RULES, edit
+from helpers import cli_raising as run
 
-from interpreter.cli.main import main
-
-ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "rules"
 RACE = str(RULES / "tutorial_race")
 HANDS = str(RULES / "examples" / "hidden_hands")
 SCENARIO = str(RULES / "tutorial_race" / "scenarios" / "first-to-finish.scenario.yaml")
-
-
-def run(*args, **kw):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False, **kw)
 
 
 def test_a_scenario_result_as_json(tmp_path):
@@ -48,12 +41,9 @@ def test_json_follows_the_view():
     assert mine["decisions"] == len(mine["choices"]) < whole["decisions"]
 
 
-def test_results_on_stdout_diagnostics_on_stderr(tmp_path):
-    broken = tmp_path / "race"
-    import shutil
-    shutil.copytree(RACE, broken)
-    (broken / "race.rules").write_text((broken / "race.rules").read_text()
-                                       .replace("phase race {", "phase race {\n  lapz += 1"))
+def test_results_on_stdout_diagnostics_on_stderr(ruleset_copy):
+    broken = ruleset_copy("tutorial_race", to="race")
+    edit(broken / "race.rules", "phase race {", "phase race {\n  lapz += 1")
     r = run("validate", broken)
     assert r.exit_code == 1
     assert "REF-UNDEF" in r.stderr and "REF-UNDEF" not in r.stdout

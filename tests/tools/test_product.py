@@ -1,11 +1,9 @@
 """Decks from a product: `product` and `each` in a components file make one
 item per combination of the lists, with templated ids and texts."""
-import shutil
-from pathlib import Path
+
+from helpers import compiled, copy_ruleset, edit
 
 from interpreter.run.engine import Game, load_program
-
-RACE = Path(__file__).resolve().parents[2] / "rules" / "tutorial_race"
 
 CARDS = """kind: components
 component: card
@@ -29,19 +27,15 @@ each:
 
 
 def _ruleset(tmp_path, cards):
-    rules = tmp_path / "race"
-    shutil.copytree(RACE, rules)
-    game = rules / "game.yaml"
-    game.write_text(game.read_text().replace("    cup: {description: The two dice}",
-                                             "    cup: {description: The two dice}\n"
-                                             "    deck: {type: deck}"))
+    rules = copy_ruleset("tutorial_race", tmp_path / "race")
+    edit(rules / "game.yaml", "    cup: {description: The two dice}",
+         "    cup: {description: The two dice}\n    deck: {type: deck}")
     (rules / "cards.yaml").write_text(cards)
     return rules
 
 
 def test_a_product_makes_every_combination_in_order(tmp_path):
-    program, diags = load_program(_ruleset(tmp_path, CARDS))
-    assert program is not None, [d.short() for d in diags]
+    program = compiled(_ruleset(tmp_path, CARDS))
     cards = [c for c in program.rs.components if c.kind == "card"]
     assert len(cards) == 53 and cards[0].id == "joker"
     assert [c.id for c in cards[1:4]] == ["clubs-2", "clubs-3", "clubs-4"]

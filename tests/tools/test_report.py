@@ -5,16 +5,15 @@ import json
 import sys
 
 import pytest
-from click.testing import CliRunner
+from helpers import cli
 
-from interpreter.cli.main import main
 from interpreter.designer.report import lead_changes, summarize, wilson
 
 HAS_DASK = importlib.util.find_spec("distributed") is not None
 
 
 def _run(*args):
-    return CliRunner().invoke(main, ["report", *args])
+    return cli("report", *args)
 
 
 def _json(*args):
