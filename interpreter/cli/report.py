@@ -73,7 +73,7 @@ def command(path, games, seed, agents, opts, variant, max_steps, workers, schedu
     if fmt == "json":
         text = json.dumps(rep, indent=1) + "\n"
     elif fmt == "html":
-        text = to_html(rep, margins) + "\n"
+        text = to_html(rep, margins)
     else:
         text = to_markdown(rep)
     if output:

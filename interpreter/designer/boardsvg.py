@@ -13,6 +13,14 @@ Where the spaces go:
 Everything is computed without randomness and rounded to whole pixels, so
 the same board always gives the same bytes. Every text from the ruleset is
 escaped: the picture is safe to put inline in a page.
+
+Why the picture is written here and not by a template or by charts.py: it
+is a drawing, not a chart (no axes, scales or values to read off: spaces
+where the layout puts them, links and tracks between them, a key), and
+nearly all of this module is that layout; the markup is a dozen lines
+whose every attribute is a number it computed or a text it escapes, and
+the docs page is its only reader, which puts it inline through
+pages.built() as the one piece of HTML no template escapes.
 """
 from __future__ import annotations
 

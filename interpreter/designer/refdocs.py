@@ -2,8 +2,9 @@
 
 The reference is built once as a list of blocks (headings, paragraphs,
 tables, nested lists of sentences, the board's picture) and written out as
-GitHub Markdown or as one self-contained HTML page. The sentences of the
-rules come from `describe`; the board's picture from `boardsvg`. Every
+GitHub Markdown or as one self-contained HTML page (the template
+templates/html/docs.html). The sentences of the rules come from
+`describe`; the board's picture from `boardsvg`. Every
 text from the ruleset is escaped for the format written, and nothing in the
 output depends on the time, the machine or the folder's absolute path.
 """
@@ -133,60 +134,48 @@ def to_markdown(doc: Doc) -> str:
 
 
 # ---- HTML ---------------------------------------------------------------------
-_CSS = """
-body{font-family:Georgia,serif;max-width:60em;margin:2em auto;padding:0 1em;line-height:1.45;
-color:#222;background:#fdfcf8}
-h1,h2,h3,h4{font-family:Helvetica,Arial,sans-serif;color:#333}
-h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}
-table{border-collapse:collapse;margin:.8em 0}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
-th{background:#eee}
-ul{margin:.3em 0}
-p.note{font-style:italic;color:#555}
-figure{margin:1em 0}
-svg{max-width:100%;height:auto;background:#fff;border:1px solid #ddd}
-nav ul{columns:2}
-""".strip()
-
-
-def _h_lines(lines) -> str:
-    items = []
-    for ln in lines:
-        inner = escape(ln.text)
+def _tokens(lines) -> list:
+    """Nested lines as a flat run of (tag, text): ("ul", ""), ("li", text),
+    ("/li", ""), ("/ul", ""), so that the template needs no recursion."""
+    out, stack = [], [iter(lines)]
+    out.append(("ul", ""))
+    while stack:
+        ln = next(stack[-1], None)
+        if ln is None:
+            stack.pop()
+            out.append(("/ul", ""))
+            if stack:
+                out.append(("/li", ""))
+            continue
+        out.append(("li", ln.text))
         if ln.children:
-            inner += _h_lines(ln.children)
-        items.append(f"<li>{inner}</li>")
-    return "<ul>" + "".join(items) + "</ul>"
+            out.append(("ul", ""))
+            stack.append(iter(ln.children))
+        else:
+            out.append(("/li", ""))
+    return out
 
 
 def to_html(doc: Doc, title: str) -> str:
-    body = []
-    toc = []
+    """The page (templates/html/docs.html): every block in order, the
+    second-level headings as a table of contents after the first."""
+    from .pages import built, render
+
+    blocks = []
     for b in doc.blocks:
         kind = b[0]
         if kind == "h":
-            anchor = f' id="{escape(b[3])}"' if b[3] else ""
-            body.append(f"<h{b[1]}{anchor}>{escape(b[2])}</h{b[1]}>")
-            if b[1] == 2 and b[3]:
-                toc.append(f'<li><a href="#{escape(b[3])}">{escape(b[2])}</a></li>')
-        elif kind == "p":
-            body.append(f"<p>{escape(b[1])}</p>")
-        elif kind == "note":
-            body.append(f'<p class="note">{escape(b[1])}</p>')
+            blocks.append({"kind": kind, "level": b[1], "text": b[2], "anchor": b[3]})
+        elif kind in ("p", "note"):
+            blocks.append({"kind": kind, "text": b[1]})
         elif kind == "list":
-            body.append(_h_lines(b[1]))
+            blocks.append({"kind": kind, "tokens": _tokens(b[1])})
         elif kind == "table":
-            head = "".join(f"<th>{escape(h)}</th>" for h in b[1])
-            rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>"
-                           for r in b[2])
-            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>")
-        elif kind == "svg":
-            body.append(f"<figure>{b[1]}</figure>")
-    if toc and len(body) > 1:
-        body.insert(1, "<nav><ul>" + "".join(toc) + "</ul></nav>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            f"<title>{escape(title)}</title>\n<style>\n{_CSS}\n</style>\n</head>\n<body>\n"
-            + "\n".join(body) + "\n</body>\n</html>\n")
+            blocks.append({"kind": kind, "head": b[1], "rows": b[2]})
+        elif kind == "svg":  # boardsvg.svg escaped every text it holds
+            blocks.append({"kind": kind, "svg": built(b[1])})
+    toc = [(b[3], b[2]) for b in doc.blocks if b[0] == "h" and b[1] == 2 and b[3]]
+    return render("docs.html", title=title, blocks=blocks, toc=toc)
 
 
 # ---- reading the YAML for the texts people wrote ------------------------------

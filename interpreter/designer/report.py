@@ -417,16 +417,8 @@ def to_markdown(rep: dict) -> str:
     return "\n".join(lines)
 
 
-def _svg(fig) -> str:
-    import io
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    text = buf.getvalue()
-    return text[text.find("<svg"):]
-
-
 def charts(rep: dict) -> list:
-    """What each chart shows, as data (plots() draws them): a title, the
+    """What each chart shows, as data (charts.draw lays them out): a title, the
     bars (x labels or numbers, heights, error bars), the axes' ranges and
     labels. Counts over whole numbers (rounds, lead changes) get an axis
     one step wider than the values on each side and whole-number ticks, so
@@ -469,78 +461,15 @@ def charts(rep: dict) -> list:
     return out
 
 
-def plots(rep: dict) -> list:
-    """(title, inline SVG) for each chart of charts(rep)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import MaxNLocator
-
-    out = []
-    for c in charts(rep):
-        kind = c["kind"]
-        if kind == "grouped":
-            n, k = len(c["x"]), len(c["groups"])
-            fig, ax = plt.subplots(figsize=(max(6, 0.25 * n * k), 3))
-            width = 0.8 / k
-            for i, (label, ys) in enumerate(c["groups"].items()):
-                ax.bar([j + i * width for j in range(n)], ys, width, label=label)
-            ax.set_xticks([j + 0.4 - width / 2 for j in range(n)], c["x"],
-                          rotation=45 if n > 4 else 0, ha="right" if n > 4 else "center")
-            ax.legend(fontsize="small")
-        else:
-            fig, ax = plt.subplots(figsize=(6, 3))
-        if kind == "bars":
-            xs = range(len(c["x"]))
-            ax.bar(xs, c["y"], yerr=c["err"], capsize=4, color="#4c78a8")
-            ax.set_xticks(list(xs), c["x"], rotation=45 if len(c["x"]) > 6 else 0)
-            line = c.get("line")
-            if line:
-                ax.axhline(line["y"], color="#e45756", linestyle="--", label=line["label"])
-                ax.legend()
-        elif kind == "counts":
-            ax.bar(c["x"], c["y"], color="#72b7b2", width=0.8)
-            ax.set_xlim(*c["xlim"])
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-        elif kind == "histogram":
-            ax.hist(c["values"], bins=c["bins"], color="#f58518")
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-        if "ylim" in c:
-            ax.set_ylim(*c["ylim"])
-        ax.set_xlabel(c["xlabel"])
-        ax.set_ylabel(c["ylabel"])
-        out.append((c["title"], _svg(fig)))
-        plt.close(fig)
-    return out
-
-
-_CSS = """body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;
-color:#222}table{border-collapse:collapse;margin:.5em 0 1.5em}td,th{border:1px solid #ccc;
-padding:.25em .6em;text-align:left}th{background:#f3f3f3}.plots{display:flex;flex-wrap:wrap;
-gap:1em}.plots figure{margin:0}figcaption{font-weight:bold}svg{max-width:100%;height:auto}"""
-
-
 def to_html(rep: dict, margins=None) -> str:
-    e = html.escape
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{e(_title(rep))}</title><style>{_CSS}</style></head><body>",
-             f"<h1>{e(_title(rep))}</h1>", f"<p>{e(_setup_line(rep))}</p>",
-             '<div class="plots">']
-    for title, svg in plots({**rep, "_margins": margins or []}):
-        parts.append(f"<figure><figcaption>{e(title)}</figcaption>{svg}</figure>")
-    parts.append("</div>")
-    for title, intro, header, rows in _tables(rep):
-        parts.append(f"<h2>{e(title)}</h2><p>{e(intro)}</p>")
-        if not header:
-            continue
-        parts.append("<table><tr>" + "".join(f"<th>{e(str(h))}</th>" for h in header)
-                     + "</tr>")
-        parts += ["<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>"
-                  for row in rows]
-        parts.append("</table>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    """The report as one page (templates/html/report.html): the charts of
+    charts() drawn by charts.py, then the tables of the Markdown report."""
+    from .charts import draw
+    from .pages import render
+
+    drawn = [(c["title"], draw(c)) for c in charts({**rep, "_margins": margins or []})]
+    return render("report.html", title=_title(rep), setup=_setup_line(rep), charts=drawn,
+                  tables=_tables(rep))
 
 
 # ------------------------------------------------------------ the command

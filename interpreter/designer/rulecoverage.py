@@ -28,7 +28,6 @@ FILE is relative to the ruleset folder; two names alike get :COL added.
 """
 from __future__ import annotations
 
-import html
 import os
 import re
 import sys
@@ -599,38 +598,17 @@ def print_report(rep, console=None) -> None:
 
 
 def to_html(rep) -> str:
-    e = html.escape
-    rows = []
-    for it in rep["items"]:
-        extra = _labels_text(it.get("labels", {}))
-        cls = {"ran": "ran", "never ran": "never"}.get(it["status"], "design")
-        rows.append(f"<tr class={cls}><td>{e(it['kind'])}</td><td>{e(it['name'])}"
-                    + (f"<br><small>{e(extra)}</small>" if extra else "")
-                    + (f"<br><small>({e(it['note'])})</small>" if it.get("note") else "")
-                    + f"</td><td>{e(it['where'])}</td><td class=n>{it['count']}</td>"
-                    f"<td>{e(_status_text(it))}</td></tr>")
-    summary = "".join(f"<li>{e(_plural(k))}: {s['ran']}/{s['total']} ran ({s['percent']}%)</li>"
-                      for k, s in rep["summary"].items())
-    never = "".join(f"<li>{e(n)}</li>" for n in rep["never_ran"]) or \
-        "<li>nothing: everything ran or is unreachable by design</li>"
-    warn = "".join(f"<li>{e(w)}</li>" for w in rep["warnings"])
+    """The report as one page (templates/html/coverage.html)."""
+    from .pages import render
+
     title = f"Coverage of {rep['ruleset']}" + (f", variant {rep['variant']}"
                                                if rep["variant"] else "")
-    return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
-<style>
-body{{font-family:sans-serif;margin:2em;color:#222}}
-table{{border-collapse:collapse}} td,th{{border:1px solid #ccc;padding:2px 8px;text-align:left}}
-td.n{{text-align:right}} tr.never td{{background:#fdd}} tr.design td{{background:#ffd}}
-small{{color:#666}}
-</style></head><body>
-<h1>{e(title)}</h1>
-<p>{len(rep['scenarios'])} scenario(s), {rep['games']} random game(s) from seed {rep['seed']}</p>
-<ul>{summary}</ul>
-<h2>Never ran</h2><ul>{never}</ul>
-{f'<h2>Warnings</h2><ul>{warn}</ul>' if warn else ''}
-<h2>Everything</h2>
-<table><tr><th>kind</th><th>name</th><th>where</th><th>runs</th><th>status</th></tr>
-{chr(10).join(rows)}
-</table></body></html>
-"""
+    items = [{"row": {"ran": "ran", "never ran": "never"}.get(it["status"], "design"),
+              "kind": it["kind"], "name": it["name"],
+              "labels": _labels_text(it.get("labels", {})), "note": it.get("note", ""),
+              "where": it["where"], "count": it["count"], "status": _status_text(it)}
+             for it in rep["items"]]
+    summary = [(_plural(k), s["ran"], s["total"], s["percent"]) for k, s in rep["summary"].items()]
+    return render("coverage.html", title=title, scenarios=len(rep["scenarios"]),
+                  games=rep["games"], seed=rep["seed"], summary=summary,
+                  never_ran=rep["never_ran"], warnings=rep["warnings"], items=items)
