@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import os
 import re
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark import __version__ as lark_version
@@ -100,7 +101,7 @@ def _too_deep(src: Source, tree) -> Diagnostic | None:
 def _parse(src: Source, text: str, start: str):
     """Parse, reporting a syntax error, a reserved name or too deep nesting."""
     parser = _lark()
-    parser.options.postlex.text = text
+    cast(_Newlines, parser.options.postlex).text = text
     try:
         tree = parser.parse(text, start=start)
     except _ReservedName as e:
@@ -184,7 +185,7 @@ def _syntax_error(src: Source, err: UnexpectedInput) -> Diagnostic:
             lines = src.text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
     elif isinstance(err, UnexpectedCharacters):
-        msg = f"unexpected character {src.text[err.pos_in_stream]!r}"
+        msg = f"unexpected character {src.text[cast(int, err.pos_in_stream)]!r}"
         if err.allowed:
             msg += f"; expected {_describe(err.allowed)}"
     else:  # pragma: no cover - other lark errors
@@ -261,7 +262,7 @@ def _braces(text: str):
                 yield ch, i, j + 1, indent, j == indent
 
 
-def unclosed_brace(text: str, upto: int):
+def unclosed_brace(text: str, upto: int) -> tuple[int, int] | None:
     """The '{' (line, col) that seems never closed before line `upto`, or
     None (and None when the text has a '}' for every '{'). A '}' that starts
     its line closes, by its indentation, the '{' of
@@ -397,7 +398,7 @@ class _Build(Transformer):
         line, col = self.src.pos(meta.line, meta.column)
         return A.Span(self.src.path, line, col)
 
-    def _tspan(self, tok: Token) -> A.Span:
+    def _tspan(self, tok: Any) -> A.Span:  # a Token (its line and column are set)
         line, col = self.src.pos(tok.line, tok.column)
         return A.Span(self.src.path, line, col)
 
