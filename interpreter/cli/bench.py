@@ -4,11 +4,12 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ..designer.bench import measure, seeded_games
-from ..run.engine import BACKENDS, load_program, tune_gc
+from ..run.engine import BACKENDS, Program, load_program, tune_gc
 from ..support.terminal import echo
 
 
@@ -36,8 +37,10 @@ from ..support.terminal import echo
 @click.option("--yardstick", type=click.Path(exists=True, dir_okay=False), default=None,
               help="A hand-written Python version of the game (play(seed)), timed alike.")
 @click.option("--play", "play_only", is_flag=True, hidden=True)  # --instructions' child
-def command(paths, games, repeat, players, variant, opts, report, ratio, cards, backend,
-            compare, startup, instructions, yardstick, play_only):
+def command(paths: tuple[str, ...], games: int, repeat: int, players: int | None,
+            variant: str | None, opts: tuple[str, ...], report: bool, ratio: tuple[str, ...],
+            cards: str | None, backend: str | None, compare: int | None, startup: bool,
+            instructions: bool, yardstick: str | None, play_only: bool) -> None:
     """Games and decisions per second for the ruleset at PATH on both back
     ends, or (--report) how its random games end, (--compare N) whether both
     back ends play the same, (--instructions) instructions per game,
@@ -53,10 +56,12 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
     tune_gc()  # as the command line does, for every version measured
     if play_only:  # play quietly (under valgrind, for --instructions)
         if backend == "hand-written":
+            assert yardstick is not None  # (given by the parent run)
             _yardstick_speed(yardstick, games, 1)
             return
         program, _ = load_program(args.ruleset, variant=variant, options=options,
                                   backend=backend or "fast")
+        assert program is not None  # (checked by the parent run)
         for game in seeded_games(program, games, options, players):
             game.run()
         return
@@ -70,7 +75,7 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
         echo(f"{compare - len(found)} of {compare} seeds play the same on both back ends")
         sys.exit(1 if found else 0)
     backends = [backend] if backend and backend != "hand-written" else list(BACKENDS)
-    programs = {}
+    programs: dict[str, tuple[Program, float]] = {}
     for b in backends:
         t0 = time.perf_counter()
         program, diags = load_program(args.ruleset, variant=variant, options=options, backend=b)
@@ -95,6 +100,7 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
             gps, dps = games / elapsed, decisions / elapsed
             best[b] = (max(best[b][0], gps), max(best[b][1], dps))
             echo(f"run {r + 1} {b}: {gps:.0f} games/s, {dps:.0f} decisions/s")
+    assert program is not None  # (the last one measured)
     for b, (gps, dps) in best.items():
         echo(f"{program.rs.id} {options} [{b}]: best {gps:.0f} games/s, {dps:.0f} "
              f"decisions/s over {games} games (load+compile {programs[b][1]:.0f} ms)")
@@ -108,14 +114,15 @@ def command(paths, games, repeat, players, variant, opts, report, ratio, cards, 
 
 
 class _Args:
-    def __init__(self, ruleset, games, repeat, players, variant, ratio, cards, backend,
-                 yardstick):
+    def __init__(self, ruleset: str, games: int, repeat: int, players: int | None,
+                 variant: str | None, ratio: list[str], cards: str | None, backend: str | None,
+                 yardstick: str | None):
         self.ruleset, self.games, self.repeat, self.players = ruleset, games, repeat, players
         self.variant, self.ratio, self.cards, self.backend = variant, ratio, cards, backend
         self.yardstick = yardstick
 
 
-def _instructions(args, options):
+def _instructions(args: _Args, options: dict) -> int:
     """Machine instructions per game, counted by valgrind: the same count on
     every run whatever else the machine does, where timings on a shared
     machine swing by a third. Counts n + 1 games and one game, and quotes
@@ -141,7 +148,7 @@ def _instructions(args, options):
     env = dict(__import__("os").environ, PYTHONHASHSEED="0",
                XDG_CACHE_HOME=tempfile.mkdtemp(prefix="rulebook-bench-"))
 
-    def count(backend, n):
+    def count(backend: str, n: int) -> int:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
                "--cachegrind-out-file=/dev/null", *base, "--backend", backend, "--games", str(n)]
         out = subprocess.run(cmd, capture_output=True, text=True, env=env)
@@ -167,10 +174,10 @@ def _instructions(args, options):
     return 0
 
 
-def _startup(paths, repeat):
+def _startup(paths: list[str], repeat: int) -> int:
     import subprocess
 
-    def wall(cmd):
+    def wall(cmd: list[str]) -> float:
         start = time.perf_counter()
         subprocess.run(cmd, check=True, capture_output=True)
         return time.perf_counter() - start
@@ -191,12 +198,12 @@ def _startup(paths, repeat):
     return 0
 
 
-def _yardstick_speed(path, count, repeat):
+def _yardstick_speed(path: str, count: int, repeat: int) -> float:
     """Games per second of a hand-written version of the game: a Python
     file with play(seed) (a trusted file of the developer's own, never a
     rule file)."""
     import importlib.util
-    spec = importlib.util.spec_from_file_location("rulebook_yardstick", path)
+    spec: Any = importlib.util.spec_from_file_location("rulebook_yardstick", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     best = 0.0

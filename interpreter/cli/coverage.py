@@ -33,8 +33,10 @@ from ..support.terminal import echo
 @click.option("--fail-under", type=click.FloatRange(0, 100), default=None,
               help="Exit 1 when less than PCT percent of the rules ran.")
 @PLAYERS
-def command(path, games, seed, agents, opts, variant, scenarios, max_steps, fmt, as_json,
-            output, fail_under, players):
+def command(path: str, games: int, seed: int, agents: str, opts: tuple[str, ...],
+            variant: str | None, scenarios: bool, max_steps: int | None, fmt: str,
+            as_json: bool, output: str | None, fail_under: float | None,
+            players: int | None) -> None:
     """Run the scenarios and GAMES random games; report what ran and what never did."""
     fmt = "json" if as_json else fmt
     rep = cover(path, games, seed, agents, variant, parse_options(opts), players, scenarios,

@@ -19,7 +19,8 @@ from ..support.terminal import echo
 @click.option("--variant", help="Describe the game with this variant (a folder under variants/).")
 @click.option("--option", "opts", multiple=True,
               help="KEY=VALUE option (selects a variant's overlays).")
-def command(path, fmt, out, variant, opts):
+def command(path: str, fmt: str, out: str | None, variant: str | None,
+            opts: tuple[str, ...]) -> None:
     """Write a readable rules reference made from the ruleset alone."""
     from ..designer.commands import parse_options, program_or_exit
 

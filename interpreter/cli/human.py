@@ -12,6 +12,8 @@ terminal the next seat presses Enter, before each seat sees its view.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, TextIO
+
 from rich.console import Console
 from rich.markup import escape
 
@@ -20,6 +22,10 @@ from ..model.logwords import counted
 from ..run.agents import _examples
 from ..run.builtins import RuleError
 from ..run.engine import StopGame
+
+if TYPE_CHECKING:
+    from ..run.decisions import LabelledDecision, SomeDecision
+    from ..run.engine import Game
 
 COLOURS = ["green", "magenta", "cyan", "yellow", "blue", "red", "bright_green", "bright_magenta"]
 HELP = """commands:
@@ -40,15 +46,17 @@ class Table:
     """What the people at one screen share: the console, the input, who
     decided last (hot seat) and how to save."""
 
-    def __init__(self, console: Console, stdin, save=None, interactive=False):
+    def __init__(self, console: Console, stdin: TextIO,
+                 save: Callable[[str], str] | None = None, interactive: bool = False):
         self.console = console
         self.stdin = stdin
-        self.save = save  # save(path) -> None, given by the command line
+        self.save = save  # save(path) -> what to tell, given by the command line
         self.interactive = interactive
         self.humans = 0
-        self.last = None  # the seat that saw the screen last
-        self.left = None  # why the game stopped early: "quit", "eof", "interrupt"
-        self.agents: list = []  # the people's seats (HumanAgent), in seat order
+        self.last: str | None = None  # the seat that saw the screen last
+        # why the game stopped early: "quit", "eof", "interrupt"
+        self.left: str | None = None
+        self.agents: list[HumanAgent] = []  # the people's seats, in seat order
 
     def hot_seat(self, sid: str) -> None:
         """Before `sid` sees its screen: with several people at one screen,
@@ -62,7 +70,7 @@ class Table:
                                    highlight=False)
         self.last = sid
 
-    def finish(self, game) -> None:
+    def finish(self, game: Game) -> None:
         """The game is over: each person sees the rest of their seat's log
         (how it ended, who won, who was knocked out and why), as their seat
         may read it."""
@@ -72,7 +80,7 @@ class Table:
             side = game.side_by_id(agent.sid) if agent.sid else None
             if side is None:
                 continue
-            self.hot_seat(agent.sid)
+            self.hot_seat(side.id)
             agent.catch_up(log_for(game, side), "the end of the game, since your last "
                            "decision:")
 
@@ -105,13 +113,13 @@ class HumanAgent:
         table.agents.append(self)
 
     # -------------------------------------------------------------- answers
-    def pick(self, d):
+    def pick(self, d: LabelledDecision) -> int:
         self._show(d)
         labels = d.labels
         names = (d.view() or {}).get("names") or {}
         shown = [readable(label, names) for label in labels]
-        for i, (label, words) in enumerate(zip(labels, shown), 1):
-            self.out(f"  [bold]{i:>3}[/bold]. {escape(words)}"
+        for n, (label, words) in enumerate(zip(labels, shown), 1):
+            self.out(f"  [bold]{n:>3}[/bold]. {escape(words)}"
                      + (f"  [dim]({escape(label)})[/dim]" if words != label else ""))
         while True:
             text = self._command(d)
@@ -121,7 +129,7 @@ class HumanAgent:
             if i is not None:
                 return i
 
-    def pick_some(self, d):
+    def pick_some(self, d: SomeDecision) -> list[int] | None:
         """A "choose some" decision: the person names a selection, a count per
         group (`runner x2 + boss`), or `pass`."""
         self._show(d)
@@ -148,10 +156,10 @@ class HumanAgent:
                 self.out(f"  [red]not a selection here: {escape(str(e))}[/red] (? for help)")
 
     # -------------------------------------------------------------- showing
-    def out(self, text):
+    def out(self, text: str) -> None:
         self.table.console.print(text, highlight=False)
 
-    def _show(self, d):
+    def _show(self, d: LabelledDecision | SomeDecision) -> None:
         table, view = self.table, d.view() or {}
         table.hot_seat(d.player)
         self.catch_up(view.get("log", []))
@@ -165,7 +173,7 @@ class HumanAgent:
         self.out(f"[bold {self.colour}]{escape(d.player)}[/bold {self.colour}]"
                  f" ({escape(where)}): {escape(d.prompt or d.decision)}")
 
-    def catch_up(self, log, heading="since your last decision:"):
+    def catch_up(self, log: list[dict], heading: str = "since your last decision:") -> None:
         """Every line of the seat's log it has not been shown yet, whole (a
         long stretch is paged at a terminal, never cut)."""
         fresh = log[self.seen:]
@@ -232,7 +240,8 @@ class HumanAgent:
             return text
         return None
 
-    def _option(self, text, labels, shown=None):
+    def _option(self, text: str, labels: list[str], shown: list[str] | None = None) -> int | None:
+        i: int | None
         if text.isdigit():
             i = int(text)
             if 1 <= i <= len(labels):

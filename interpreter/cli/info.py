@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -23,14 +24,15 @@ from ..support.terminal import echo
 @click.option("--option", "opts", multiple=True, help="KEY=VALUE (selects overlays).")
 @click.option("--json", "as_json", is_flag=True)
 @PLAYERS
-def command(path, variant, opts, as_json, players):
+def command(path: str, variant: str | None, opts: tuple[str, ...], as_json: bool,
+            players: int | None) -> None:
     """Describe a ruleset: seats, options, variants, overlays and tables."""
     fmt = "json" if as_json else "text"
     program = program_or_exit(path, fmt, variant, parse_options(opts))
     rs = program.rs
     options = seat_options(program, parse_options(opts), players, fmt)
     playing = [sid for sid, _ in active_seats(rs, options, players)]
-    data = {
+    data: dict[str, Any] = {
         "ruleset": rs.id, "name": rs.name, "variant": variant,
         "seats": [{"id": sid, "name": name, "bot": sid in rs.bots} for sid, name in rs.seats],
         "players": {"min": rs.min_players, "max": rs.max_players,

@@ -22,7 +22,7 @@ from ..support.terminal import echo
 @click.option("--show-allowed", is_flag=True,
               help="Also list the findings game.yaml's lint: allow: accepts, with the reason.")
 @click.option("--codes", "list_codes", is_flag=True, help="List the lint codes and stop.")
-def command(path, fmt, show_allowed, list_codes):
+def command(path: str | None, fmt: str, show_allowed: bool, list_codes: bool) -> None:
     """Find what is probably a mistake in the ruleset at PATH: unused
     definitions, rules that never run, constant conditions, one-option
     decisions, draws from zones nothing fills, near-miss names.

@@ -9,13 +9,14 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
 from ..support.terminal import echo
 
 
-def _pipe_closed():
+def _pipe_closed() -> NoReturn:
     """The reader went away (`rulebook validate | head -1`): stop quietly."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -26,7 +27,7 @@ def _pipe_closed():
 
 
 class _Group(click.Group):
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
@@ -42,7 +43,7 @@ class _Group(click.Group):
 
 @click.group(cls=_Group)
 @click.version_option(package_name="rulebook-interpreter")
-def main():
+def main() -> None:
     """Validate, play and simulate board-game rulesets written as data."""
     from ..run.engine import tune_gc
     tune_gc()

@@ -13,7 +13,7 @@ from ..support.terminal import echo
 @click.command("new")
 @click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--name", help="The game's title (default: made from the folder's name).")
-def command(folder, name):
+def command(folder: str, name: str | None) -> None:
     """Start a new ruleset in FOLDER: a small card game that validates, plays
     and passes its one scenario, ready to be changed into yours."""
     path = Path(folder)

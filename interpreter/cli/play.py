@@ -52,8 +52,11 @@ from ..support.terminal import SafeConsole, echo
 @PLAYERS
 @BACKEND
 @click.pass_context
-def command(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json, quiet, scenario,
-         save, replay, variant, max_steps, view, players, backend):
+def command(ctx: click.Context, path: str | None, seed: int, agents: str, opts: tuple[str, ...],
+            plain: bool, log_format: str, log_file: str | None, as_json: bool, quiet: bool,
+            scenario: str | None, save: str | None, replay: str | None, variant: str | None,
+            max_steps: int | None, view: str | None, players: int | None,
+            backend: str) -> None:
     """Play one full game of the ruleset at PATH (with --replay, PATH may be left
     out: the saved game names its ruleset)."""
     fmt = "json" if as_json else "text"
@@ -64,27 +67,27 @@ def command(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json,
                                      "replay", "max_steps"), "the scenario file sets them")
         from ..designer.scenario import run_scenario_file
 
-        result = run_scenario_file(Path(scenario), ruleset=path)
-        if log_file and result.game is not None:
-            _write_log(log_file, result.game)
+        ran = run_scenario_file(Path(scenario), ruleset=path)
+        if log_file and ran.game is not None:
+            _write_log(log_file, ran.game)
         if as_json:
-            out = {"scenario": str(scenario), "ok": result.ok, "checks": result.checks,
-                   "diagnostics": [d.to_json() for d in result.diagnostics]}
-            if result.game is not None:
-                out.update(_result(result.game, view))
+            out = {"scenario": str(scenario), "ok": ran.ok, "checks": ran.checks,
+                   "diagnostics": [d.to_json() for d in ran.diagnostics]}
+            if ran.game is not None:
+                out.update(_result(ran.game, view))
             echo(json.dumps(out))
-            sys.exit(0 if result.ok else 1)
-        if log_format != "text" and result.game is not None:
-            _print_formatted(result.game, result.game.program,
-                             {"seed": result.game.seed, **_result(result.game, view)},
+            sys.exit(0 if ran.ok else 1)
+        if log_format != "text" and ran.game is not None:
+            _print_formatted(ran.game, ran.game.program,
+                             {"seed": ran.game.seed, **_result(ran.game, view)},
                              view, log_format)
-        if result.ok:
-            echo(f"{scenario}: passed ({result.checks} expectation(s))")
+        if ran.ok:
+            echo(f"{scenario}: passed ({ran.checks} expectation(s))")
             sys.exit(0)
-        if result.game is not None and not quiet and log_format == "text":
+        if ran.game is not None and not quiet and log_format == "text":
             echo("the log up to the failure:", err=True)  # what happened
-            _print_log(result.game, view, err=True)
-        fail(result.diagnostics)
+            _print_log(ran.game, view, err=True)
+        fail(ran.diagnostics)
     from ..run.savegame import (
         load_save,
         replay_agents,
@@ -175,6 +178,7 @@ def command(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json,
     except DiagnosticError as e:
         failure = e.diagnostics
     except ScriptError as e:  # a replayed choice the rules no longer allow
+        assert saved is not None  # (only a replay's script)
         left = next((len(a.script) for a in agent_list if a is not None), 0)
         n = len(saved["choices"]) - left + 1
         failure = [Diagnostic(str(replay), 1, 1, "CHOICE-ILLEGAL", f"saved choice {n}: {e}",
@@ -202,6 +206,7 @@ def command(ctx, path, seed, agents, opts, plain, log_format, log_file, as_json,
         fail(failure, fmt)
     if table is not None and table.left:
         _leave(table, program, game, variant, specs, save, seed)
+    assert game is not None  # (made, or failed above)
     reader = _reader(view, table, people)
     result = {"ruleset": program.rs.id, "variant": variant, "seed": seed,
               "options": dict(game.options), **_result(game, reader)}

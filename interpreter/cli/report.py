@@ -37,8 +37,10 @@ from ..support.terminal import echo
               help="Write the report to this file instead of standard output.")
 @PLAYERS
 @BACKEND
-def command(path, games, seed, agents, opts, variant, max_steps, workers, scheduler,
-             connect_timeout, fmt, as_json, output, players, backend):
+def command(path: str, games: int, seed: int, agents: str, opts: tuple[str, ...],
+            variant: str | None, max_steps: int | None, workers: int | None,
+            scheduler: str | None, connect_timeout: float, fmt: str, as_json: bool,
+            output: str | None, players: int | None, backend: str) -> None:
     """A balance report from simulated games (seeds SEED..SEED+GAMES-1): wins per
     seat with 95% intervals, first-player advantage, game length, score
     margins, lead changes, each option's effect on outcomes; as Markdown,

@@ -11,7 +11,7 @@ from ..support.terminal import echo
 @click.command("schema")
 @click.argument("kind", type=click.Choice(["game", "components", "board", "tables", "variant",
                                           "overlay", "scenario", "save", "log"]))
-def command(kind):
+def command(kind: str) -> None:
     """Print the JSON Schema of a KIND of file, self-contained, for an editor
     (`log`: one line of a JSON-lines game log).
 

@@ -19,6 +19,7 @@ from ..designer.commands import (
     seat_options,
 )
 from ..designer.simulate import Job, default_workers, outcomes
+from ..run.engine import Program
 from ..support import terminal
 from ..support.diagnostics import Diagnostic
 from ..support.terminal import echo
@@ -39,8 +40,9 @@ from ..support.terminal import echo
               help="Processes playing seeds in parallel (default: every core).")
 @PLAYERS
 @BACKEND
-def command(path, games, seed, agents, opts, as_json, variant, max_steps, players, workers,
-             backend):
+def command(path: str, games: int, seed: int, agents: str, opts: tuple[str, ...], as_json: bool,
+            variant: str | None, max_steps: int | None, players: int | None,
+            workers: int | None, backend: str) -> None:
     """Play many games (seeds SEED..SEED+GAMES-1) and report speed and errors."""
     fmt = "json" if as_json else "text"
     options = parse_options(opts)
@@ -49,7 +51,7 @@ def command(path, games, seed, agents, opts, as_json, variant, max_steps, player
     agents_for(agents, program, seed, options, players)  # a bad --agents fails here, once
     job = Job(str(path), variant, options, players, max_steps, agents, agents_for, backend)
     wins: dict = {}
-    errors = []
+    errors: list[dict] = []
     start = time.perf_counter()
     seeds = range(seed, seed + games)
     with progress(games, enabled=not as_json) as advance:
@@ -73,7 +75,7 @@ def command(path, games, seed, agents, opts, as_json, variant, max_steps, player
     sys.exit(1 if errors else 0)
 
 
-def _print_simulation(program, result):
+def _print_simulation(program: Program, result: dict) -> None:
     from rich.table import Table
 
     console = terminal.console()

@@ -16,7 +16,7 @@ from ..support.terminal import echo
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--warnings/--no-warnings", default=True, help="Also show warnings.")
-def command(paths, fmt, warnings):
+def command(paths: tuple[str, ...], fmt: str, warnings: bool) -> None:
     """Check rulesets (folders) and scenarios (.yaml files)."""
     from ..designer.scenario import validate_scenario
 

@@ -31,14 +31,16 @@ from __future__ import annotations
 import collections
 import statistics
 import time
+from typing import Any, Iterator
 
 
 from ..run.agents import RandomAgent
-from ..run.engine import Game, active_seats, with_players
+from ..run.engine import Game, Program, active_seats, with_players
 from ..support.terminal import echo
 
 
-def seeded_games(program, count, options, players):
+def seeded_games(program: Program, count: int, options: dict,
+                 players: int | None) -> Iterator[Game]:
     """Seeded games with a random agent on every seat the rules do not play."""
     seated = with_players(program.rs, options, players)
     seats = active_seats(program.rs, seated, players)
@@ -48,14 +50,17 @@ def seeded_games(program, count, options, players):
         yield Game(program, seed=seed, options=seated, agents=agents, players=players)
 
 
-def measure(program, args, options):
-    ends = collections.Counter()
-    rounds, seconds, steps = [], [], []
-    totals = collections.defaultdict(int)
-    flags = collections.Counter()
-    scores = collections.defaultdict(list)
-    cards = collections.Counter()
-    numeric = None
+def measure(program: Program, args: Any, options: dict) -> None:
+    """--report (args: the command's games, players, variant, ratio and cards)."""
+    ends: collections.Counter[str] = collections.Counter()
+    rounds: list[int] = []
+    seconds: list[float] = []
+    steps: list[int] = []
+    totals: collections.defaultdict[str, int] = collections.defaultdict(int)
+    flags: collections.Counter[str] = collections.Counter()
+    scores: collections.defaultdict[str, list] = collections.defaultdict(list)
+    cards: collections.Counter[str] = collections.Counter()
+    numeric: list[str] | None = None
     score = program.rs.score_var
     for game in seeded_games(program, args.games, options, args.players):
         start = time.perf_counter()

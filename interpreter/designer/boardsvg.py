@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import math
 from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..load.ruleset import Ruleset
 
 SIZE = 640  # the drawing's width and height, in pixels
 MARGIN = 60
@@ -48,7 +52,7 @@ def _given(rs):
             x, y = values.get(xa), values.get(ya)
             if _number(x) and _number(y):
                 pos[sid] = (float(x), float(y))
-        taken = {}
+        taken: dict[tuple[float, float], int] = {}
         for sid, p in pos.items():
             taken[p] = taken.get(p, 0) + 1
         pos = {sid: p for sid, p in pos.items() if taken[p] == 1}
@@ -118,7 +122,7 @@ def _circle(ids, r):
     return out
 
 
-def layout(rs) -> dict:
+def layout(rs: Ruleset) -> dict:
     """space id -> (x, y) in pixels, within SIZE x SIZE."""
     ids = [sid for sid, _ in rs.spaces]
     if not ids:
@@ -176,7 +180,7 @@ def _label(rs, sid, values) -> str:
     return str(name) if isinstance(name, str) and name else sid
 
 
-def svg(rs, title="the board") -> str:
+def svg(rs: Ruleset, title: str = "the board") -> str:
     """The board as an SVG element (text), or "" when it has no spaces."""
     pos = layout(rs)
     if not pos:

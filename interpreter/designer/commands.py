@@ -5,16 +5,25 @@ the designer's tools use these; they import nothing above this package."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable, NoReturn
 
 import click
 
 from ..run.agents import make_agent
-from ..run.engine import BACKENDS, active_seats, load_program, option_problems, with_players
+from ..run.engine import (
+    BACKENDS,
+    Program,
+    active_seats,
+    load_program,
+    option_problems,
+    with_players,
+)
 from ..support.diagnostics import Diagnostic, DiagnosticError, render
 from ..support.terminal import SafeConsole, echo
 
 
-def parse_options(pairs) -> dict:
+def parse_options(pairs: Iterable[str]) -> dict[str, str]:
     out = {}
     for p in pairs:
         if "=" not in p:
@@ -25,7 +34,7 @@ def parse_options(pairs) -> dict:
     return out
 
 
-def fail(diags, fmt="text", code=None):
+def fail(diags: list[Diagnostic], fmt: str = "text", code: int | None = None) -> NoReturn:
     """Report and exit: 2 for a wrong option or usage (like any usage error), else 1."""
     echo(render(diags, fmt), err=fmt != "json")
     if code is None:
@@ -33,14 +42,14 @@ def fail(diags, fmt="text", code=None):
     sys.exit(code)
 
 
-def esc(value) -> str:
+def esc(value: Any) -> str:
     """Any text from a ruleset, shown literally by rich ('[bold]' is not markup)."""
     from rich.markup import escape
 
     return escape(str(value))
 
 
-def usage_error(flag, diags, fmt="text"):
+def usage_error(flag: str, diags: list[Diagnostic], fmt: str = "text") -> NoReturn:
     """A command-line mistake: a usage error (exit 2) naming the flag, with
     the code and where the ruleset declares what the flag may be (asked for
     JSON: the diagnostics as JSON, their messages naming the flag)."""
@@ -54,7 +63,8 @@ def usage_error(flag, diags, fmt="text"):
     raise click.UsageError(f"{flag}: " + "; ".join(parts))
 
 
-def seat_options(program, options, players, fmt="text") -> dict:
+def seat_options(program: Program, options: dict, players: int | None,
+                 fmt: str = "text") -> dict:
     """The options with `--players N` applied (a usage error, exit 2, if the
     game cannot seat N)."""
     try:
@@ -76,7 +86,8 @@ BACKEND = click.option("--backend", type=click.Choice(BACKENDS), default="fast",
                        "the fast one is tested against (the same games either way).")
 
 
-def program_or_exit(path, fmt="text", variant=None, options=None, backend="fast"):
+def program_or_exit(path: str | Path, fmt: str = "text", variant: str | None = None,
+                    options: dict | None = None, backend: str = "fast") -> Program:
     """The compiled ruleset, or exit: 1 with its problems, 2 for a variant or an
     option it does not have (checked here for every command)."""
     from ..run.savegame import variant_problem
@@ -98,7 +109,8 @@ def program_or_exit(path, fmt="text", variant=None, options=None, backend="fast"
     return program
 
 
-def agent_specs(spec, program, options=None, players=None, say=False) -> list:
+def agent_specs(spec: str | None, program: Program, options: dict | None = None,
+                players: int | None = None, say: bool = False) -> list[str | None]:
     """The agent named for each seat that plays (None: a seat the rules play)."""
     seats = [sid for sid, _ in active_seats(program.rs, options or {}, players)]
     humans = [sid for sid in seats if sid not in program.rs.bots]
@@ -120,7 +132,9 @@ def agent_specs(spec, program, options=None, players=None, say=False) -> list:
     return [None if sid in program.rs.bots else next(made) for sid in seats]
 
 
-def agents_for(spec, program, seed, options=None, players=None, person=None):
+def agents_for(spec: str | None, program: Program, seed: int, options: dict | None = None,
+               players: int | None = None,
+               person: Callable[[int, str], Any] | None = None) -> list[Any]:
     """One agent per seat the rules do not play themselves (bots get None);
     `human` seats are made by `person(seat index, seat id)` (play only)."""
     specs = agent_specs(spec, program, options, players)
@@ -138,19 +152,20 @@ class progress:
     """A progress bar on stderr for runs long enough to want one, when stderr
     is a terminal; otherwise nothing."""
 
-    def __init__(self, total, enabled=True):
+    def __init__(self, total: int, enabled: bool = True):
         self.bar = None
         if enabled and total >= 200 and sys.stderr.isatty():
             from rich.progress import Progress
             self.bar = Progress(console=SafeConsole(stderr=True), transient=True)
             self.task = self.bar.add_task("games", total=total)
 
-    def __enter__(self):
-        if self.bar is None:
+    def __enter__(self) -> Callable[[], None]:
+        bar = self.bar
+        if bar is None:
             return lambda: None
-        self.bar.start()
-        return lambda: self.bar.advance(self.task)
+        bar.start()
+        return lambda: bar.advance(self.task)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()

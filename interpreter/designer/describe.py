@@ -14,6 +14,7 @@ as written, with spaces for underscores.
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 from ..language import ast as A
 
@@ -21,12 +22,16 @@ from ..language import ast as A
 from ..model.logwords import and_list
 from .phrases import _PLAIN, EXPRESSIONS, Line, Vocab, expr, possessive, words  # noqa: F401
 
+if TYPE_CHECKING:
+    from ..load.ruleset import Ruleset
+    from ..run.program import Program
+
 
 # ---- statements ---------------------------------------------------------------
 _COMPOUND = (A.If, A.For, A.While, A.Repeat, A.Turn)  # what says "...: ..." on one line
 
 
-def block(body, v: Vocab = _PLAIN) -> list:
+def block(body: list[A.Node] | None, v: Vocab = _PLAIN) -> list[Line]:
     """The Lines of a block of statements."""
     out = []
     for s in body or []:
@@ -34,7 +39,7 @@ def block(body, v: Vocab = _PLAIN) -> list:
     return out
 
 
-def stmt(s, v: Vocab = _PLAIN) -> list:
+def stmt(s: A.Node, v: Vocab = _PLAIN) -> list[Line]:
     """The Lines of one statement (a list, since some say two things)."""
     f = DESCRIBERS.get(type(s))
     if f is None or type(s) in EXPRESSIONS:
@@ -342,7 +347,7 @@ def _game(g, v):
     return out
 
 
-def rounds_sentence(g, v=_PLAIN) -> str:
+def rounds_sentence(g: A.Game, v: Vocab = _PLAIN) -> str:
     names = and_list(words(n) for n, _ in g.phases) if g.phases else "no phases"
     if g.rounds_kind == "count":
         n = expr(g.rounds_expr, v)
@@ -369,7 +374,7 @@ def _gamepart(g, v):
     return Line(f"Replaces the game's {g.part}:", block(g.body, v))
 
 
-def on_heading(h, v=_PLAIN) -> str:
+def on_heading(h: A.On, v: Vocab = _PLAIN) -> str:
     out = f"When the {words(h.event)} event happens" + (f" (to {', '.join(h.params)})"
                                                           if h.params else "")
     if h.cond is not None:
@@ -385,7 +390,7 @@ def _on(h, v):
     return Line(on_heading(h, v) + ":", block(h.body, v))
 
 
-def ability_heading(a, v=_PLAIN) -> str:
+def ability_heading(a: A.Ability, v: Vocab = _PLAIN) -> str:
     who = a.params[0] if a.params else "the player"
     rest = f" (with {', '.join(a.params[1:])})" if len(a.params) > 1 else ""
     out = f"Ability \u201c{a.label}\u201d: while the {words(a.window)} window is open{rest}"
@@ -418,18 +423,18 @@ STATEMENTS = {A.Let: _let, A.Assign: _assign, A.If: _if, A.For: _for, A.While: _
 DESCRIBERS = {**EXPRESSIONS, **STATEMENTS}
 
 
-def node_classes() -> list:
+def node_classes() -> list[type[A.Node]]:
     """Every node class of the rule language's syntax tree."""
     return [c for c in vars(A).values() if isinstance(c, type) and issubclass(c, A.Node)
             and c is not A.Node and dataclasses.is_dataclass(c)]
 
 
-def undescribed() -> set:
+def undescribed() -> set[str]:
     """The names of the node classes no describer knows (normally none)."""
     return {c.__name__ for c in node_classes() if c not in DESCRIBERS}
 
 
-def describe(node, v: Vocab = _PLAIN):
+def describe(node: A.Node, v: Vocab = _PLAIN) -> str | list[Line]:
     """A phrase (for an expression) or a list of Lines (for anything else)."""
     if type(node) in EXPRESSIONS:
         return expr(node, v)
@@ -439,7 +444,7 @@ def describe(node, v: Vocab = _PLAIN):
 
 
 # ---- walking a program --------------------------------------------------------
-def children(node):
+def children(node: Any) -> Iterator[A.Node]:
     """The nodes directly inside a node, in source order."""
     if not isinstance(node, A.Node):
         return
@@ -449,7 +454,7 @@ def children(node):
         yield from _nodes_in(getattr(node, f.name))
 
 
-def _nodes_in(value):
+def _nodes_in(value: Any) -> Iterator[A.Node]:
     if isinstance(value, A.Node):
         yield value
     elif isinstance(value, (list, tuple)):
@@ -457,20 +462,20 @@ def _nodes_in(value):
             yield from _nodes_in(x)
 
 
-def walk(node):
+def walk(node: A.Node) -> Iterator[A.Node]:
     yield node
     for c in children(node):
         yield from walk(c)
 
 
-def modules_of(rs) -> list:
+def modules_of(rs: Ruleset) -> list[A.Module]:
     """Every module of a ruleset: its rule files, then the rules on its components."""
     return list(rs.modules) + [c.rules for c in rs.components if c.rules is not None]
 
 
-def _full(program):
+def _full(program: Program | Ruleset) -> Ruleset:
     """The Ruleset with its syntax trees (a kept program drops them once compiled)."""
-    rs = getattr(program, "rs", program)
+    rs = cast("Ruleset", getattr(program, "rs", program))
     if rs.modules:
         return rs
     from pathlib import Path
@@ -486,7 +491,7 @@ def _full(program):
     return full
 
 
-def indescribable(program) -> list:
+def indescribable(program: Program | Ruleset) -> list[A.Node]:
     """Each construct of the rules (a Program or a Ruleset) that has no
     English sentence, normally none; each node carries its `span`, where
     `rulebook lint` reports it (LINT-NO-DESCRIPTION)."""

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
 
 from ..run.agents import RandomAgent
 from ..support.diagnostics import DiagnosticError
-from ..run.engine import Game, active_seats, load_program, with_players
+from ..run.engine import Game, Program, active_seats, load_program, with_players
 
 
 @dataclass
@@ -27,12 +29,12 @@ class Mismatch:
     fast: str
     reference: str
 
-    def __str__(self):
+    def __str__(self) -> str:
         return (f"seed {self.seed}: {self.what} differs\n  fast:      {self.fast}\n"
                 f"  reference: {self.reference}")
 
 
-def record(program, seed: int, options: dict, players: int | None,
+def record(program: Program, seed: int, options: dict, players: int | None,
            logging: bool = True) -> dict:
     """One seeded game with random agents, as comparable text."""
     seated = with_players(program.rs, options, players)
@@ -53,7 +55,8 @@ def record(program, seed: int, options: dict, players: int | None,
             "failure": repr(failure)}
 
 
-def compare(path, seeds, variant=None, options=None, players=None) -> list[Mismatch]:
+def compare(path: str | Path, seeds: Iterable[int], variant: str | None = None,
+            options: dict | None = None, players: int | None = None) -> list[Mismatch]:
     """The first difference of each seed that plays differently (empty: none)."""
     options = dict(options or {})
     fast, diags = load_program(path, variant=variant, options=options, backend="fast")

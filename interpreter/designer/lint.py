@@ -10,10 +10,13 @@ one finding with a reason (`allow:`, matched by code and name).
 from __future__ import annotations
 
 from pathlib import Path
-
+from typing import TYPE_CHECKING, Iterator
 
 from ..support.diagnostics import Diagnostic, render, waste
 from .lintcheck import LINT_CODES, Finding, check, finding
+
+if TYPE_CHECKING:
+    from ..load.ruleset import Ruleset
 
 # the checker's warnings, by the start of their message, and their lint code
 _WARNINGS = [
@@ -33,7 +36,7 @@ def _from_warning(d: Diagnostic) -> Finding:
                    name=name)
 
 
-def _combos(path):
+def _combos(path: str | Path) -> Iterator[tuple[str | None, dict]]:
     """(variant, options) of every game `validate` checks."""
     from ..load.ruleset import load_ruleset
 
@@ -47,7 +50,7 @@ def _combos(path):
                 yield variant, {opt: value}
 
 
-def _files(rs) -> set:
+def _files(rs: Ruleset) -> set[str]:
     paths = {m.span.path for m in rs.modules} | {c.path for c in rs.components}
     paths |= {k.path for k in rs.kinds.values()}
     for w in rs.where.values():
@@ -56,13 +59,13 @@ def _files(rs) -> set:
     return paths
 
 
-def lint_ruleset(path) -> tuple[list[Finding], list[Diagnostic]]:
+def lint_ruleset(path: str | Path) -> tuple[list[Finding], list[Diagnostic]]:
     """(findings, errors): errors when the ruleset does not load or check."""
     from ..run.engine import load_program
     from ..load.ruleset import load_ruleset
 
     seen: dict = {}  # finding key -> (finding, combos it was found in)
-    loaded = []  # the files each combo read
+    loaded: list[set[str]] = []  # the files each combo read
     base = None
     for variant, options in _combos(path):
         rs, diags = load_ruleset(Path(path), variant, options)
@@ -88,10 +91,11 @@ def lint_ruleset(path) -> tuple[list[Finding], list[Diagnostic]]:
         wanted = {i for i, files in enumerate(loaded) if f.path in files}
         if wanted <= combos:
             out.append(f)
+    assert base is not None  # (the base game is the first combo)
     return _configured(base, out), []
 
 
-def _indescribable(rs) -> list[Finding]:
+def _indescribable(rs: Ruleset) -> list[Finding]:
     """Constructs the generated reference cannot say in words (rulebook docs)."""
     try:
         from .describe import indescribable
@@ -105,7 +109,7 @@ def _indescribable(rs) -> list[Finding]:
     return out
 
 
-def _configured(rs, found: list[Finding]) -> list[Finding]:
+def _configured(rs: Ruleset, found: list[Finding]) -> list[Finding]:
     """Apply game.yaml's `lint:` block: drop disabled codes, mark accepted
     findings, and report accepted ones that no longer match anything."""
     cfg = rs.lint or {}
@@ -116,15 +120,15 @@ def _configured(rs, found: list[Finding]) -> list[Finding]:
         for f in hits:
             f.allowed = entry["why"]
         if not hits:
-            where = rs.where.get(("lint-allow", i)) or rs.where.get("lint") or (
-                str(rs.path / "game.yaml"), 1, 1)
+            where: tuple[str, int, int] = rs.where.get(("lint-allow", i)) or \
+                rs.where.get("lint") or (str(rs.path / "game.yaml"), 1, 1)
             out.append(finding(*where, "LINT-ALLOW-STALE", entry["name"],
                                f"nothing matches this accepted {entry['code']} finding "
                                f"about {entry['name']!r}",
                                hint="delete the entry, or correct its code or name"))
     for code in sorted(off - set(LINT_CODES)):
-        where = rs.where.get("lint") or (str(rs.path / "game.yaml"), 1, 1)
-        out.append(finding(*where, "LINT-ALLOW-STALE", code, f"no lint code {code!r}",
+        block: tuple[str, int, int] = rs.where.get("lint") or (str(rs.path / "game.yaml"), 1, 1)
+        out.append(finding(*block, "LINT-ALLOW-STALE", code, f"no lint code {code!r}",
                            hint="rulebook lint --codes lists them"))
     return sorted(out, key=lambda f: (f.path, f.line, f.col, f.code, f.name))
 

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
 
 from ..language import ast as A
 from ..support.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from ..load.ruleset import Ruleset
 
 # Stable codes and what they mean; rules/README.md lists the same table.
 LINT_CODES = {
@@ -47,18 +52,19 @@ class Finding(Diagnostic):
     allowed: str = ""  # the reason given in game.yaml, when it is accepted
 
 
-def finding(path, line, col, code, name, message, hint="") -> Finding:
+def finding(path: str | Path, line: int, col: int, code: str, name: str, message: str,
+            hint: str = "") -> Finding:
     return Finding(str(path), line, col, code, message, severity="warning", hint=hint,
                    name=name)
 
 
-def at(node) -> tuple:
+def at(node: A.Node) -> tuple[str, int, int]:
     s = node.span
     return s.path, s.line, s.col
 
 
 # ------------------------------------------------------------------ walking
-def children(node):
+def children(node: A.Node) -> Iterator[A.Node]:
     """Every node directly inside `node` (lists, (cond, body) pairs, fors)."""
     for f in fields(node):
         if f.name == "span":
@@ -66,7 +72,7 @@ def children(node):
         yield from _nodes(getattr(node, f.name))
 
 
-def _nodes(v):
+def _nodes(v: Any) -> Iterator[A.Node]:
     if isinstance(v, A.Node):
         yield v
     elif isinstance(v, (list, tuple)):
@@ -74,7 +80,7 @@ def _nodes(v):
             yield from _nodes(x)
 
 
-def walk(node):
+def walk(node: A.Node) -> Iterator[A.Node]:
     stack = [node]
     while stack:
         n = stack.pop()
@@ -82,7 +88,7 @@ def walk(node):
         stack.extend(reversed(list(children(n))))
 
 
-def blocks(node):
+def blocks(node: A.Node) -> Iterator[list]:
     """Every statement list (block) inside `node`."""
     for n in walk(node):
         for f in fields(n):
@@ -96,7 +102,7 @@ def blocks(node):
                 yield v
 
 
-def rule_items(rs):
+def rule_items(rs: Ruleset) -> Iterator[tuple[str | None, A.Node]]:
     """(owner component id or None, top-level item) of every rule text."""
     for m in rs.modules:
         for it in m.items:
@@ -111,7 +117,7 @@ def rule_items(rs):
 class Usage:
     """Who names what, across every rule text of one loaded ruleset."""
 
-    def __init__(self, rs):
+    def __init__(self, rs: Ruleset):
         self.rs = rs
         self.names: set = set()  # bare names read
         self.attrs: set = set()  # attribute names read (any object)
@@ -135,7 +141,7 @@ class Usage:
             for n in walk(it):
                 self.note(n)
 
-    def zone_keys(self, e) -> set:
+    def zone_keys(self, e: A.Node) -> set:
         """The zones an expression names directly: a game zone, or a side or
         space zone by its attribute name."""
         zones = self.rs.zones
@@ -145,7 +151,7 @@ class Usage:
             return {(s, e.name) for s in ("side", "space") if (s, e.name) in zones}
         return set()
 
-    def note(self, n):
+    def note(self, n: A.Node) -> None:
         if isinstance(n, A.Name):
             self.names.add(n.id)
         elif isinstance(n, A.Attr):
@@ -229,7 +235,7 @@ class _Unknown(Exception):
     pass
 
 
-def fold(e, rs):
+def fold(e: A.Node, rs: Ruleset) -> Any:
     """The value of an expression that is the same in every game, or raise
     _Unknown: literals, options with one choice, tables and operators on
     them."""
@@ -330,7 +336,7 @@ def _same(a, b) -> bool:
     return _pure(a) and a == b
 
 
-def constant(e, rs):
+def constant(e: A.Node, rs: Ruleset) -> tuple[bool, Any]:
     """(True, value) when e is the same in every game, else (False, None)."""
     try:
         return True, fold(e, rs)
@@ -339,7 +345,7 @@ def constant(e, rs):
 
 
 # ------------------------------------------------------------------ checks
-def scenario_words(rs) -> set:
+def scenario_words(rs: Ruleset) -> set[str]:
     """Every name written in the code of the ruleset's scenarios (arrange,
     expect, then ...): a function or variable only a scenario uses is used."""
     import re
@@ -366,7 +372,7 @@ def _text(v) -> str:
     return "" if v is None else str(v)
 
 
-def check(rs) -> list[Finding]:
+def check(rs: Ruleset) -> list[Finding]:
     out: list[Finding] = []
     use = Usage(rs)
     words = scenario_words(rs)
@@ -384,7 +390,7 @@ def check(rs) -> list[Finding]:
     return out
 
 
-def _where(rs, key):
+def _where(rs: Ruleset, key: Any) -> tuple[str, int, int]:
     w = rs.where.get(key)
     return w if isinstance(w, tuple) and len(w) == 3 else (str(rs.path), 1, 1)
 
@@ -402,7 +408,8 @@ def _unused(rs, use) -> list[Finding]:
     for name, opt in rs.options.items():
         if name in use.options or name in rs.overlay_map or opt.get("seats"):
             continue
-        out.append(finding(*opt["at"], "LINT-UNUSED-OPTION", name,
+        where: tuple[str, int, int] = opt["at"]
+        out.append(finding(*where, "LINT-UNUSED-OPTION", name,
                            f"option {name!r} changes nothing: no rule reads options.{name}",
                            hint="an option takes effect through rules, overlays or seats"))
     for scope, table in (("game", rs.game_vars), ("side", rs.side_vars)):
@@ -590,7 +597,7 @@ def _shadows(rs) -> list[Finding]:
                 isinstance(after.body[0].expr.func, A.Name) and \
                 after.body[0].expr.func.id == "original"
             if passthrough or after.body == before.body:
-                label = getattr(after, "name", None) or getattr(after, "part", "")
+                label: str = getattr(after, "name", "") or getattr(after, "part", "")
                 out.append(finding(*at(after), "LINT-SHADOWS-NOTHING", label,
                                    f"this override of {label!r} does what it replaces",
                                    hint="delete it from the layer"))

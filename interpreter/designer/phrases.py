@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
 
 from ..language import ast as A
 from ..model.logwords import and_list
+
+if TYPE_CHECKING:
+    from ..load.ruleset import Ruleset
 
 
 @dataclass
@@ -22,14 +26,15 @@ class Line:
 class Vocab:
     """What the names of one ruleset mean, for the sentences."""
 
-    def __init__(self, rs=None):
-        self.sides = {}
-        self.zones = {}  # (scope, name) -> words
-        self.pieces = {}  # piece -> (one, many)
-        self.side_vars = set()
-        self.game_vars = set()
-        self.funcs = set()
-        self.owner_kind = None  # the kind of the component whose rules are described
+    def __init__(self, rs: Ruleset | None = None):
+        self.sides: dict[str, str | None] = {}
+        self.zones: dict[tuple[str, str], str] = {}  # (scope, name) -> words
+        self.pieces: dict[str, tuple[str, str]] = {}  # piece -> (one, many)
+        self.side_vars: set[str] = set()
+        self.game_vars: set[str] = set()
+        self.funcs: set[str] = set()
+        # the kind of the component whose rules are described
+        self.owner_kind: str | None = None
         if rs is None:
             return
         from ..model.logwords import plural
@@ -68,7 +73,7 @@ def _of(obj: str, what: str) -> str:
 
 
 # ---- expressions --------------------------------------------------------------
-def expr(e, v: Vocab = _PLAIN) -> str:
+def expr(e: A.Node | str | int | None, v: Vocab = _PLAIN) -> str:
     """A noun phrase for an expression (never Python, never an exception)."""
     if e is None:
         return "nothing"
@@ -314,7 +319,8 @@ def _c_range(a, x, k, v):
     return f"the numbers from {x[0]} to {_below(a[1], v)}"
 
 
-_CALLS = {
+# a built-in's phrase, by the name called (None: a function worked out by an expression)
+_CALLS: dict[str | None, Callable[..., str | None]] = {
     "len": lambda a, x, k, v: _c_count(a[:1], x, k, v),
     "count": _c_count,
     "sum": _c_sum,

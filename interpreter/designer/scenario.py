@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml.scalarstring import FoldedScalarString, LiteralScalarString
 
@@ -109,14 +110,14 @@ class ScenarioResult:
 class _Scenario:
     def __init__(self, path: Path):
         self.path = path
-        self.expected_ruleset = None  # `play PATH --scenario FILE`: PATH
+        self.expected_ruleset: str | Path | None = None  # `play PATH --scenario FILE`: PATH
         self.diags: list[Diagnostic] = []
         self.extra: list = []
         self.checks: list[Check] = []
         self.probes: list[Probe] = []
         self.logged: list = []  # (text a log line must contain, line, col)
         self.steps: list[Step] = []
-        self.doc = None
+        self.doc: Any = None  # the file's mapping, once loaded
 
     def err(self, line, col, code, msg, hint=""):
         self.diags.append(Diagnostic(str(self.path), line, col, code, msg, hint=hint))
@@ -292,6 +293,7 @@ class _Scenario:
         fallback = {"random": RandomAgent(doc.get("seed", 0)), "first": FirstAgent(),
                     "fail": None}[then]
         script = list(self.steps)
+        agent: ScriptedAgent | _SetupBy
         agent = ScriptedAgent(script, fallback)
         setup = doc.get("setup", "script")
         if setup != "script":
@@ -339,7 +341,8 @@ class _Scenario:
                     n = counts[key] = counts.get(key, 0) + 1
                     reached(g, Point("decided", decision=decision, player=who, count=n))
             elif when == "asked":
-                self.asked(g, counts, *what, res)
+                player, decision, labels, label, offer = what
+                self.asked(g, counts, player, decision, labels, label, offer, res)
 
         game.hooks = hook
         arrange = ns.get("f__arrange")
@@ -552,14 +555,14 @@ def _shown(v) -> str:
     return display(v)
 
 
-def run_scenario_file(path: Path, ruleset=None) -> ScenarioResult:
+def run_scenario_file(path: str | Path, ruleset: str | Path | None = None) -> ScenarioResult:
     """Run one scenario; with `ruleset`, the scenario must be for that ruleset."""
     sc = _Scenario(Path(path))
     sc.expected_ruleset = ruleset
     return sc.run()
 
 
-def log_tail(game, n=40) -> str:
+def log_tail(game: Game | None, n: int = 40) -> str:
     """The last lines of a game's log, as the designer reads them."""
     if game is None or not game.log:
         return ""
@@ -572,7 +575,7 @@ def log_tail(game, n=40) -> str:
     return (f"  ... ({more} earlier lines)\n" if more > 0 else "") + "\n".join(lines)
 
 
-def validate_scenario(path: Path) -> list[Diagnostic]:
+def validate_scenario(path: str | Path) -> list[Diagnostic]:
     sc = _Scenario(Path(path))
     if not sc.load():
         return sc.diags
@@ -589,15 +592,16 @@ class _SetupBy:
     another agent, so that a scenario which arranges its own position need
     not script a long setup; the script starts with the game proper."""
 
-    def __init__(self, agent, setup_agent):
+    def __init__(self, agent: ScriptedAgent, setup_agent: RandomAgent | FirstAgent):
         self.agent, self.setup_agent = agent, setup_agent
-        self.game = None
+        self.game: Game | None = None  # set before the game runs
 
     @property
     def wants_view(self):
         return self.agent.wants_view
 
-    def _who(self):
+    def _who(self) -> Any:
+        assert self.game is not None
         return self.setup_agent if self.game.phase == "setup" else self.agent
 
     def pick(self, d):

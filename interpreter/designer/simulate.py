@@ -10,9 +10,14 @@ from __future__ import annotations
 import multiprocessing
 import os
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from ..support.diagnostics import DiagnosticError
+
+if TYPE_CHECKING:
+    from ..run.engine import Game, Program
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ class Job:
 _STATE: dict = {}  # the worker's program and job (set before forking, or by _load)
 
 
-def play_seed(program, job: Job, seed: int) -> Outcome:
+def play_seed(program: Program, job: Job, seed: int) -> Outcome:
     from ..run.engine import Game
     try:
         game = Game(program, seed=seed, options=job.options, players=job.players,
@@ -53,19 +58,19 @@ def play_seed(program, job: Job, seed: int) -> Outcome:
     return Outcome(seed, winner=game.winners[0].id if len(game.winners) == 1 else "tie")
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """An option's value as JSON holds it."""
     return value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
 
 
-def _numeric(scores) -> dict | None:
+def _numeric(scores: dict) -> dict | None:
     """The scores when every one is a number, else None."""
     if not scores or not all(type(v) in (int, float) for v in scores.values()):
         return None
     return dict(scores)
 
 
-def play_record(program, job: Job, seed: int) -> dict:
+def play_record(program: Program, job: Job, seed: int) -> dict:
     """One game as the balance report reads it (a plain dict: it travels between
     processes and machines): the winners, rounds played, final scores, each
     player's score at the end of every round, the options used (and which of
@@ -77,14 +82,14 @@ def play_record(program, job: Job, seed: int) -> dict:
     from ..run.engine import Game
     from ..model.state import py_name
 
-    rec = {"seed": seed, "seats": [], "first": None, "winners": [], "rounds": 0,
+    rec: dict[str, Any] = {"seed": seed, "seats": [], "first": None, "winners": [], "rounds": 0,
            "scores": None, "series": [], "options": {}, "drawn": [], "held": {},
            "code": None, "error": None}
     zones = [(z, py_name(z)) for z in program.rs.zone_names("side")]
     last = program.phases[-1][0] if program.phases else None
     series = rec["series"]
 
-    def hook(game, when, phase):
+    def hook(game: Game, when: str, phase: Any) -> None:
         if when == "turn":  # (phase: whose turn ended) the first turn of round 1 on
             if rec["first"] is None and game.round >= 1:
                 rec["first"] = phase
@@ -94,7 +99,7 @@ def play_record(program, job: Job, seed: int) -> dict:
         if not rec["seats"]:  # the first phase of the first round: setup is done
             rec["seats"] = [p.id for p in game.players]
             for z, attr in zones:
-                held = {}
+                held: dict[str, str] = {}
                 for p in game.players:
                     zone = getattr(p, attr, None)
                     items = list(zone) if zone is not None else []
@@ -144,23 +149,25 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def outcomes(program, job: Job, seeds: range, workers: int) -> Iterator[Outcome]:
+def outcomes(program: Program, job: Job, seeds: range, workers: int) -> Iterator[Outcome]:
     """Every seed's outcome, in seed order."""
     return _spread(program, job, seeds, workers, play_seed, _run)
 
 
-def records(program, job: Job, seeds: range, workers: int) -> Iterator[dict]:
+def records(program: Program, job: Job, seeds: range, workers: int) -> Iterator[dict]:
     """Every seed's play_record, in seed order."""
     return _spread(program, job, seeds, workers, play_record, _run_record)
 
 
-def _spread(program, job, seeds, workers, play, run):
+def _spread(program: Program, job: Job, seeds: range, workers: int,
+            play: Callable[[Program, Job, int], T], run: Callable[[int], T]) -> Iterator[T]:
     workers = max(1, min(workers, len(seeds)))
     if workers == 1:
         for s in seeds:
             yield play(program, job, s)
         return
     methods = multiprocessing.get_all_start_methods()
+    ctx: multiprocessing.context.BaseContext
     if "fork" in methods:
         ctx = multiprocessing.get_context("fork")
         _STATE.update(program=program, job=job)

@@ -27,7 +27,7 @@ class Node:
         return all(getattr(self, f) == getattr(other, f)
                    for f in self.__dataclass_fields__ if f != "span")
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # (unhashable, as mypy cannot say)
 
     def __repr__(self):
         return f"{type(self).__name__}(" + ", ".join(

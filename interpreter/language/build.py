@@ -2,6 +2,7 @@
 each building the node (ast.py) with its place in the file."""
 from __future__ import annotations
 
+from typing import Any
 
 from lark import Token, Transformer, v_args
 
@@ -42,7 +43,7 @@ class _Build(Transformer):
         line, col = self.src.pos(meta.line, meta.column)
         return A.Span(self.src.path, line, col)
 
-    def _tspan(self, tok: Token) -> A.Span:
+    def _tspan(self, tok: Any) -> A.Span:  # a Token (its line and column are set)
         line, col = self.src.pos(tok.line, tok.column)
         return A.Span(self.src.path, line, col)
 

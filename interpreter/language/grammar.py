@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import os
 import re
+from typing import cast
 
 from lark import Lark, Tree
 from lark import __version__ as lark_version
@@ -101,7 +102,7 @@ def _too_deep(src: Source, tree) -> Diagnostic | None:
 def _parse(src: Source, text: str, start: str):
     """Parse, reporting a syntax error, a reserved name or too deep nesting."""
     parser = _lark()
-    parser.options.postlex.text = text
+    cast(_Newlines, parser.options.postlex).text = text
     try:
         tree = parser.parse(text, start=start)
     except _ReservedName as e:
@@ -185,7 +186,7 @@ def _syntax_error(src: Source, err: UnexpectedInput) -> Diagnostic:
             lines = src.text.rstrip().splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
     elif isinstance(err, UnexpectedCharacters):
-        msg = f"unexpected character {src.text[err.pos_in_stream]!r}"
+        msg = f"unexpected character {src.text[cast(int, err.pos_in_stream)]!r}"
         if err.allowed:
             msg += f"; expected {_describe(err.allowed)}"
     else:  # pragma: no cover - other lark errors
@@ -262,7 +263,7 @@ def _braces(text: str):
                 yield ch, i, j + 1, indent, j == indent
 
 
-def unclosed_brace(text: str, upto: int):
+def unclosed_brace(text: str, upto: int) -> tuple[int, int] | None:
     """The '{' (line, col) that seems never closed before line `upto`, or
     None (and None when the text has a '}' for every '{'). A '}' that starts
     its line closes, by its indentation, the '{' of

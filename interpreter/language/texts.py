@@ -12,8 +12,10 @@ validate (its LINT-DID-YOU-MEAN covers the comparisons this cannot judge).
 """
 from __future__ import annotations
 
+from typing import Any
 
-def fixed_texts(rs) -> dict:
+
+def fixed_texts(rs: Any) -> dict[str, set[str]]:  # a load.ruleset.Ruleset (a floor above)
     """field name -> every text that field holds somewhere in the ruleset;
     only fields no rule can change. Kept on the ruleset (made once)."""
     got = getattr(rs, "_fixed_texts", None)
@@ -28,7 +30,7 @@ def fixed_texts(rs) -> dict:
     out["name"] |= {n for _, n in rs.seats + rs.sides if n}
     out["name"] |= {n for _, n in rs.zones}
 
-    def add(field, value):
+    def add(field: str, value: Any) -> None:
         if field in changing:
             return
         if isinstance(value, str):
@@ -51,7 +53,7 @@ def fixed_texts(rs) -> dict:
         for field, value in (values or {}).items():
             add(field, value)
 
-    def rows(v, depth=0):
+    def rows(v: Any, depth: int = 0) -> None:
         if depth > 64:
             return
         if isinstance(v, dict):

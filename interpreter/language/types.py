@@ -7,7 +7,7 @@ reports only what it can know for sure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 SCALARS = {"int", "bool", "str", "none"}
 
@@ -43,7 +43,7 @@ def compatible(a: str, b: str) -> bool:
     return False
 
 
-def of_value(v) -> str:
+def of_value(v: Any) -> str:
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, int):
@@ -68,15 +68,15 @@ class Builtin:
     keywords: tuple = ()  # `name: value` arguments it takes (each a function or a list of them)
 
 
-def _first(args):
+def _first(args: list[str]) -> str:
     return elem(args[0]) if args else "any"
 
 
-def _same_list(args):
+def _same_list(args: list[str]) -> str:
     return args[0] if args and is_list(args[0]) and args[0] != "zone" else list_of(_first(args))
 
 
-def _const(t):
+def _const(t: str) -> Callable[[list[str]], str]:
     return lambda args: t
 
 

@@ -13,12 +13,16 @@ showing them tells nobody anything the label did not.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from .views import ProgramLike
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _SEPARATORS = {":": " ", "@": " at ", ">": " to "}
 
 
-def names_for(program, labels) -> dict:
+def names_for(program: ProgramLike, labels: Iterable[str] | None) -> dict[str, str]:
     """id -> name for what a person's screen may name: the ruleset's seats,
     sides, spaces and pieces, and the components the labels name (only
     those: the screen never lists components the decision does not show)."""
@@ -32,7 +36,7 @@ def names_for(program, labels) -> dict:
     return out
 
 
-def names_of(program) -> tuple[dict, dict]:
+def names_of(program: ProgramLike) -> tuple[dict[str, str], dict[str, str]]:
     """(id -> name for seats, sides, spaces and pieces; id -> name for
     components), made once per program."""
     got = getattr(program, "_label_names", None)
@@ -54,7 +58,7 @@ def names_of(program) -> tuple[dict, dict]:
     return program._label_names
 
 
-def readable(label: str, names: dict) -> str:
+def readable(label: str, names: dict[str, str]) -> str:
     """The label in words: ids by their names, `take:x` as "take X",
     `a@b` as "a at b", `a>b` as "a to b"; other words with spaces for `_`."""
     out, pos = [], 0
@@ -69,7 +73,7 @@ def readable(label: str, names: dict) -> str:
     return "".join(out)
 
 
-def match(text: str, labels: list, shown: list) -> tuple[int | None, list]:
+def match(text: str, labels: list[str], shown: list[str]) -> tuple[int | None, list[int]]:
     """The option a person's answer names: (index, or None with the options
     it could mean). A label or its words, whole or by a unique start, in any
     case."""

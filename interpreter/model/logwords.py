@@ -10,6 +10,8 @@ as "green's hand", a space's as "tokens at Docks".
 """
 from __future__ import annotations
 
+from typing import Any, Iterable, Sequence
+
 from .state import Comp, Side, Space, Zone, capped_parts, cut, display
 
 _IRREGULAR = {"die": "dice", "man": "men", "woman": "women", "person": "people",
@@ -44,7 +46,7 @@ def counted(n: int, one: str, many: str | None = None) -> str:
     return f"{'no' if n == 0 else n} {many or plural(one)}"
 
 
-def and_list(words) -> str:
+def and_list(words: Iterable[str]) -> str:
     """'4', '4 and 2', '4, 2 and 6' (of any iterable of words)."""
     words = list(words)
     if not words:
@@ -56,10 +58,10 @@ def kind_word(kind: str) -> str:
     return kind.replace("_", " ")
 
 
-def count_of(comps, one=None, many=None) -> str:
+def count_of(comps: Iterable[Comp], one: str | None = None, many: str | None = None) -> str:
     """What the table sees of hidden components: 'a card', '3 cards', 'a card
     and 2 tokens' (kinds in a fixed order, never the components' order)."""
-    kinds = {}
+    kinds: dict[str, int] = {}
     for c in comps:
         kinds[c.kind] = kinds.get(c.kind, 0) + 1
     return and_list([counted(kinds[k], one or kind_word(k), many) for k in sorted(kinds)])
@@ -68,8 +70,9 @@ def count_of(comps, one=None, many=None) -> str:
 class Words:
     """The names one program's log uses (made once per program)."""
 
-    def __init__(self, comp_names: dict, zone_titles: dict, pieces: dict):
-        shared = {}
+    def __init__(self, comp_names: dict[str, str | None], zone_titles: dict[tuple[str, str], str],
+                 pieces: dict[str, tuple[str, str | None]]):
+        shared: dict[str | None, bool] = {}
         for name in comp_names.values():
             shared[name] = name in shared
         self.names = {c: n for c, n in comp_names.items() if n is not None and not shared[n]}
@@ -77,11 +80,12 @@ class Words:
         self.zone_titles = zone_titles  # (scope, zone name) -> title
         self.pieces = pieces  # piece kind -> (one, many)
 
-    def comps(self, comps) -> tuple[str, int]:
+    def comps(self, comps: Sequence[Comp]) -> tuple[str, int]:
         """Components as a phrase, and how many things it names (for the
         verb): names in the order given, then the interchangeable ones counted
         ('2 dice'), in a fixed order."""
-        names, nouns = [], {}
+        names: list[str] = []
+        nouns: dict[str, int] = {}
         for c in comps:
             noun = self.nouns.get(c.id)
             if noun is not None:
@@ -97,10 +101,10 @@ class Words:
         parts = names + [counted(nouns[k], k) for k in sorted(nouns)]
         return and_list(parts), len(comps)
 
-    def comp(self, c) -> str:
+    def comp(self, c: Comp) -> str:
         return self.comps((c,))[0]
 
-    def zone(self, z, subject=None) -> str:
+    def zone(self, z: Zone | None, subject: Side | None = None) -> str:
         """A zone in words; one of the sentence's `subject` is 'their hand'."""
         if z is None:
             return "nowhere"
@@ -113,7 +117,7 @@ class Words:
             return f"{title} at {self.place(owner)}"
         return title
 
-    def place(self, p) -> str:
+    def place(self, p: Any) -> str:
         """A location: a space or a component by its name, a zone by its title."""
         if type(p) is Zone:
             return self.zone(p)
@@ -129,7 +133,7 @@ class Words:
         one, many = self.pieces.get(kind, (kind, None))
         return counted(n, one, many)
 
-    def text(self, value, depth=0) -> str:
+    def text(self, value: Any, depth: int = 0) -> str:
         """A value in a log line: components, spaces and zones by their names,
         lists as 'a, b and c'; anything else as everywhere (state.display)."""
         if type(value) is Comp or type(value) is Zone or isinstance(value, Space):

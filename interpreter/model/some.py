@@ -13,8 +13,12 @@ counts directly, so offering fifty pieces costs nothing.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from .state import RuleError
+
+if TYPE_CHECKING:
+    import random
 
 NOTHING = "nothing"
 SEP = " + "
@@ -27,19 +31,19 @@ class SomeOffer:
 
     __slots__ = ("groups", "low", "high", "may", "_ways")
 
-    def __init__(self, groups, low, high, may=False):
+    def __init__(self, groups: list[tuple[str, int]], low: int, high: int, may: bool = False):
         self.groups = groups
         self.low = low
         self.high = high
         self.may = may
-        self._ways = None
+        self._ways: list[list[int]] | None = None
 
     # ---------------------------------------------------------------- labels
-    def label(self, counts) -> str:
+    def label(self, counts: Sequence[int]) -> str:
         parts = [lab if c == 1 else f"{lab} x{c}" for (lab, _), c in zip(self.groups, counts) if c]
         return SEP.join(parts) if parts else NOTHING
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> list[int]:
         """Counts for a label (parts in any order, repeats added up); a
         RuleError saying what is wrong when it is not a selection on offer."""
         index = {lab: i for i, (lab, _) in enumerate(self.groups)}
@@ -75,7 +79,7 @@ class SomeOffer:
         """The size of the counting table (what working it out costs)."""
         return (len(self.groups) + 1) * (self.high + 1)
 
-    def ways(self):
+    def ways(self) -> list[list[int]]:
         """ways[i][s]: selections of size s from groups i.. (memoised; each
         row from the next by running sums, so the table costs its size)."""
         if self._ways is None:
@@ -109,12 +113,12 @@ class SomeOffer:
             return every - self.low  # without the empty one when one is the least
         return sum(self.ways()[0][self.low:self.high + 1])
 
-    def selections(self):
+    def selections(self) -> Iterator[list[int]]:
         """Every selection, smallest first; within a size, the first groups first."""
         for size in range(self.low, self.high + 1):
             yield from self._of_size(0, size, [])
 
-    def _of_size(self, i, size, prefix):
+    def _of_size(self, i: int, size: int, prefix: list[int]) -> Iterator[list[int]]:
         if i == len(self.groups):
             if size == 0:
                 yield list(prefix)
@@ -126,7 +130,7 @@ class SomeOffer:
                 yield from self._of_size(i + 1, size - c, prefix)
                 prefix.pop()
 
-    def sample(self, rng):
+    def sample(self, rng: random.Random) -> list[int] | None:
         """A selection drawn uniformly (None: the pass, when there is one)."""
         total = self.total()
         pick = rng.randrange(total + (1 if self.may else 0))
@@ -163,10 +167,10 @@ class SomeLabels:
         self.offer = offer
         self.limit = limit
 
-    def __contains__(self, label):
+    def __contains__(self, label: object) -> bool:
         return label == "pass" and self.offer.may or self.offer.canonical(str(label)) == label
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         for k, counts in enumerate(self.offer.selections()):
             if k >= self.limit:
                 return
@@ -174,16 +178,16 @@ class SomeLabels:
         if self.offer.may:
             yield "pass"
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         return list(self)[key]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return self.offer.total() + (1 if self.offer.may else 0)
 
 
-def grouped(labels):
+def grouped(labels: Sequence[str]) -> list[tuple[str, list[int]]]:
     """[(label, [positions])] in the order each label first appears."""
-    groups = {}
+    groups: dict[str, list[int]] = {}
     for i, lab in enumerate(labels):
         if SEP in lab or lab == NOTHING:
             raise RuleError(f"the item label {lab!r} cannot be told apart in a selection: "
@@ -192,7 +196,7 @@ def grouped(labels):
     return list(groups.items())
 
 
-def chosen(items, groups, counts) -> list:
+def chosen(items: Sequence, groups: list[tuple[str, list[int]]], counts: Sequence[int]) -> list:
     """The items a selection takes (the first of each group), in offer order."""
     picked = []
     for (_, positions), c in zip(groups, counts):

@@ -10,11 +10,13 @@ rule names may not.
 """
 from __future__ import annotations
 
+from typing import Any, Iterable, Iterator, Sequence
+
 from ..support.limits import MAX_TEXT
 
 
 class _PyNames(dict):
-    def __missing__(self, name):
+    def __missing__(self, name: str) -> str:
         self[name] = attr = "u_" + name
         return attr
 
@@ -72,14 +74,14 @@ class Table(dict):
         return dict.__contains__(self, key) or (type(key) is int and
                                                 dict.__contains__(self, str(key)))
 
-    def get(self, key, default=None):
+    def get(self, key: Any, default: Any = None) -> Any:
         return self[key] if key in self else default
 
     __setitem__ = __delitem__ = __ior__ = _frozen
     clear = pop = popitem = setdefault = update = _frozen
 
 
-def to_table(value):
+def to_table(value: Any) -> Any:
     if isinstance(value, dict):
         t = Table()
         for k, v in value.items():
@@ -104,18 +106,19 @@ class Entity:
     builtins._in_order)."""
 
     __slots__ = ()
+    id: str
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}>"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.id
 
 
 class Side(Entity):
     """A player seat or a non-player side (a neutral faction, a bot seat)."""
 
-    def __init__(self, id, name, index, is_player):
+    def __init__(self, id: str, name: str | None, index: int, is_player: bool):
         self.id = id
         self.name = name
         self.index = index
@@ -124,26 +127,32 @@ class Side(Entity):
 
 
 class Space(Entity):
-    def __init__(self, id, index):
+    def __init__(self, id: str, index: int):
         self.id = id
         self.index = index
-        self._links = {}
+        self._links: dict[str, tuple[int, ...]] = {}
 
 
 class Comp(Entity):
     """A component: card, token, tile, die. Attributes are fixed; properties change."""
 
-    _hooks = ()  # the game's live counts it adds to in a live zone (engine.Program.hooks)
+    # the game's live counts it adds to in a live zone (engine.Program.hooks):
+    # (count's attribute of the game, event or None, handler's place or None)
+    _hooks: Sequence[tuple[str, str | None, Any]] = ()
+    # declared attributes are u_<name> (py_name); the engine itself reads a die's
+    u_sides: Any
+    u_value: Any
 
-    def __init__(self, id, kind, index):
+    def __init__(self, id: str, kind: str, index: int):
         self.id = id
         self.kind = kind
         self.index = index
-        self.zone = None
-        self._seen = None  # ids of sides shown it by `reveal` where it lies (cleared on a move)
+        self.zone: Zone | None = None
+        # ids of sides shown it by `reveal` where it lies (cleared on a move)
+        self._seen: frozenset[str] | None = None
 
     @property
-    def holder(self):
+    def holder(self) -> Side | None:
         z = self.zone
         return z.holder if z is not None else None
 
@@ -153,40 +162,42 @@ class Zone(Entity):
 
     __slots__ = ("id", "name", "owner", "holder", "items", "live", "kind", "visibility", "_key")
 
-    def __init__(self, name, owner, kind="set", visibility="public", live=False):
+    def __init__(self, name: str, owner: Side | Space | Comp | None, kind: str = "set",
+                 visibility: str = "public", live: bool = False):
         self.name = name
         self.owner = owner
-        self.holder = owner if isinstance(owner, Side) else None  # what its components' holder is
+        # what its components' holder is
+        self.holder: Side | None = owner if isinstance(owner, Side) else None
         self.id = name if owner is None else f"{owner.id}.{name}"
-        self.items = []
+        self.items: list[Comp] = []
         self.kind = kind
         self.visibility = visibility
         self.live = live
 
     @property
-    def size(self):
+    def size(self) -> int:
         return len(self.items)
 
     @property
-    def top(self):
+    def top(self) -> Comp | None:
         return self.items[0] if self.items else None
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Comp]:
         return iter(self.items[:])
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.items)
 
-    def __contains__(self, comp):
+    def __contains__(self, comp: Any) -> bool:
         return comp.zone is self
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> Comp:
         return self.items[i]
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.items)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Zone {self.id} {len(self.items)}>"
 
 
@@ -195,19 +206,19 @@ class PieceRow:
 
     __slots__ = ("counts", "location", "piece")
 
-    def __init__(self, piece, location, nsides):
+    def __init__(self, piece: str, location: Any, nsides: int):  # a space or component
         self.piece = piece
         self.location = location
-        self.counts = [0] * nsides
+        self.counts: list[int] | tuple[int, ...] = [0] * nsides
 
-    def __getitem__(self, side):
+    def __getitem__(self, side: Side) -> int:
         return self.counts[side.index]
 
     @property
-    def total(self):
+    def total(self) -> int:
         return sum(self.counts)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<{self.piece} at {self.location.id}: {self.counts}>"
 
 
@@ -217,15 +228,15 @@ class ZeroRow(PieceRow):
 
     __slots__ = ()
 
-    def __init__(self, piece, nsides):
+    def __init__(self, piece: str, nsides: int):
         super().__init__(piece, None, nsides)
         self.counts = (0,) * nsides  # a tuple: any write would fail loudly
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<no {self.piece}>"
 
 
-def capped_parts(parts, sep: str = ", ") -> tuple[list, bool]:
+def capped_parts(parts: Iterable[str], sep: str = ", ") -> tuple[list[str], bool]:
     """The first of `parts` (an iterable of texts) up to where, joined by
     `sep`, they pass MAX_TEXT characters, and whether that was all of them:
     the parts after that point are never made (a list of 40,000 long texts
@@ -239,7 +250,7 @@ def capped_parts(parts, sep: str = ", ") -> tuple[list, bool]:
     return out, True
 
 
-def capped_join(sep: str, parts) -> str:
+def capped_join(sep: str, parts: Iterable[str]) -> str:
     """sep.join(parts), built no further than MAX_TEXT characters and a part."""
     return sep.join(capped_parts(parts, sep)[0])
 
@@ -249,13 +260,13 @@ def cut(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "..."
 
 
-def display(value) -> str:
+def display(value: Any) -> str:
     """How a value reads in labels, logs and messages (at most MAX_TEXT
     characters: longer text is cut and marked)."""
     return cut(_display(value))
 
 
-def _display(value) -> str:
+def _display(value: Any) -> str:
     if value is None:
         return "none"
     if value is True:

@@ -10,16 +10,66 @@ nothing. Views and logs for a seat are built from these alone.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol, cast
+
 from .state import Comp, Side, Space, Zone, capped_join, cut, display, py_name
 
+if TYPE_CHECKING:
+    from ..load.ruleset import Ruleset
+    from .logwords import Words
 
-def visible(zone: Zone, side) -> bool:
+
+class ProgramLike(Protocol):
+    """What this floor reads of a compiled program (run/program.Program)."""
+
+    # id -> name of the seats, sides, spaces and pieces; of the components (labels.py)
+    _label_names: tuple[dict[str, str], dict[str, str]]
+
+    @property
+    def rs(self) -> Ruleset: ...
+
+    @property
+    def words(self) -> Words: ...
+
+
+class GameLike(Protocol):
+    """What a view reads of a game (run/engine.Game)."""
+
+    @property
+    def program(self) -> ProgramLike: ...
+
+    @property
+    def round(self) -> int: ...
+
+    @property
+    def phase(self) -> str | None: ...
+
+    @property
+    def current(self) -> Side | None: ...
+
+    @property
+    def options(self) -> dict: ...
+
+    @property
+    def zones(self) -> dict[str, Zone]: ...
+
+    @property
+    def sides(self) -> list[Side]: ...
+
+    @property
+    def spaces(self) -> list[Space]: ...
+
+    @property
+    def log(self) -> list[dict]: ...
+
+
+def visible(zone: Zone | None, side: Side | None) -> bool:
     if zone is None or zone.visibility == "public":
         return True
     return zone.visibility == "owner" and side is not None and zone.owner is side
 
 
-def viewers(zone):
+def viewers(zone: Zone | None) -> set[str] | None:
     """None when everyone may see what lies in `zone`; else the set of seat
     ids that may (its owner's, for an owner zone; nobody's, when hidden)."""
     if zone is None or zone.visibility == "public":
@@ -30,7 +80,7 @@ def viewers(zone):
     return set()
 
 
-def knowers(comp):
+def knowers(comp: Any) -> set[str] | None:
     """Like viewers, for one component: those who see its zone, and the sides
     it was revealed to where it lies."""
     if type(comp) is Sourced or type(comp) is Secret:
@@ -41,7 +91,12 @@ def knowers(comp):
     return seers | set(comp._seen)
 
 
-def _leaves(value):
+# knowers() of a thing some seat may not see (one hidden_comps finds): a set,
+# never None. The same function, typed for that use.
+hidden_knowers = cast("Callable[[Any], set[str]]", knowers)
+
+
+def _leaves(value: Any) -> list:
     """The items of a value that are not lists, lists inside lists to any
     depth, in order: walked with a stack (no depth limit, so nothing nested
     deeper than a limit escapes hiding) and each list once (a list holding
@@ -67,7 +122,8 @@ class Sourced:
 
     __slots__ = ("value", "comps", "readers", "field")
 
-    def __init__(self, value, comps, readers, field):
+    def __init__(self, value: Any, comps: list[Comp], readers: set[str] | frozenset[str],
+                 field: str | None):
         self.value, self.comps, self.readers, self.field = value, comps, readers, field
 
     def hidden_as(self) -> str:
@@ -89,22 +145,26 @@ class Secret(str):
     output that shows it (log, prompt, label, view, result) stands it as a
     hidden thing of its own, whose knowers are its readers."""
 
-    def __new__(cls, text, readers, others):
+    readers: frozenset[str]
+    others: str
+
+    def __new__(cls, text: str, readers: Iterable[str], others: str) -> Secret:
         out = super().__new__(cls, text)
         out.readers = frozenset(readers)
         out.others = others
         return out
 
-    def __reduce__(self):  # copied and pickled whole (a plain str would lose the secret)
+    # copied and pickled whole (a plain str would lose the secret)
+    def __reduce__(self) -> tuple[type[Secret], tuple[str, frozenset[str], str]]:
         return Secret, (str(self), self.readers, self.others)
 
 
-def plain(value):
+def plain(value: Any) -> Any:
     """The value itself, as the seats who may see it read it."""
     return value.value if type(value) is Sourced else value
 
 
-def hidden_comps(value) -> list:
+def hidden_comps(value: Any) -> list:
     """The components in a value (itself, or inside lists at any depth) that
     lie where some seat may not see them: what a text showing the value must
     hide."""
@@ -123,13 +183,13 @@ def hidden_comps(value) -> list:
 _DEEP = 8  # lists nested deeper than this read flat (their items, in order)
 
 
-def shown(value, hide, show=display, sep=",") -> str:
+def shown(value: Any, hide: Any, show: Callable[[Any], str] = display, sep: str = ",") -> str:
     """show(value) (display, or the log's words), with each component in
     `hide` (inside lists too, at any depth) as 'a <kind>'."""
     if not hide:
         return show(plain(value))
 
-    def text(v, depth=0):
+    def text(v: Any, depth: int = 0) -> str:
         if type(v) is Sourced:
             return v.hidden_as() if v in hide else text(v.value, depth)
         if type(v) is Comp and v in hide:
@@ -144,14 +204,14 @@ def shown(value, hide, show=display, sep=",") -> str:
     return cut(text(value))
 
 
-def sees(comp, side) -> bool:
+def sees(comp: Any, side: Side | None) -> bool:
     if type(comp) is Sourced or type(comp) is Secret:
         return side is not None and side.id in comp.readers
     return visible(comp.zone, side) or (side is not None and bool(comp._seen) and
                                         side.id in comp._seen)
 
 
-def _value(v, side, depth=0):
+def _value(v: Any, side: Side | None, depth: int = 0) -> Any:
     """A value as `side` may see it: a component it may not see is only its kind."""
     if isinstance(v, Comp):
         return v.id if sees(v, side) else {"hidden": v.kind}
@@ -171,7 +231,7 @@ def _value(v, side, depth=0):
     return display(v)
 
 
-def _comp(c: Comp, side, program) -> dict:
+def _comp(c: Comp, side: Side | None, program: ProgramLike) -> dict:
     kd = program.rs.kinds[c.kind]
     out = {"id": c.id, "kind": c.kind}
     for name in list(kd.attributes) + list(kd.properties):
@@ -179,10 +239,10 @@ def _comp(c: Comp, side, program) -> dict:
     return out
 
 
-def _zone(z: Zone, side, program):
+def _zone(z: Zone, side: Side | None, program: ProgramLike) -> list[dict] | dict:
     if visible(z, side):
         return [_comp(c, side, program) for c in z.items]
-    out = {"count": len(z.items)}
+    out: dict[str, Any] = {"count": len(z.items)}
     known = [dict(_comp(c, side, program), position=i) for i, c in enumerate(z.items)
              if side is not None and c._seen and side.id in c._seen]
     if known:
@@ -190,10 +250,10 @@ def _zone(z: Zone, side, program):
     return out
 
 
-def view_for(game, side) -> dict:
+def view_for(game: GameLike, side: Side | None) -> dict:
     """A JSON-able picture of the game as `side` sees it (None: a spectator)."""
     rs = game.program.rs
-    out = {
+    out: dict[str, Any] = {
         "round": game.round,
         "phase": game.phase,
         "current": game.current.id if game.current else None,
@@ -225,7 +285,7 @@ def view_for(game, side) -> dict:
     return out
 
 
-def _may_see_var(rs, name, owner, side) -> bool:
+def _may_see_var(rs: Ruleset, name: str, owner: Side, side: Side | None) -> bool:
     """A side variable declared `visibility: owner` is seen by that side only;
     `hidden`, by nobody."""
     vis = rs.var_visibility.get(("side", name))
@@ -255,13 +315,13 @@ def entry_for(entry: dict, sid: str | None) -> dict | None:
     return out
 
 
-def log_for(game, side) -> list[dict]:
+def log_for(game: GameLike, side: Side | None) -> list[dict]:
     """The log as `side` (None: an onlooker) may read it."""
     sid = side.id if side is not None else None
     return [e for e in (entry_for(x, sid) for x in game.log) if e is not None]
 
 
-def scores_seen(game, side, scores: dict) -> dict:
+def scores_seen(game: GameLike, side: Side | None, scores: dict) -> dict:
     """The scores `side` may see during play (None: an onlooker): all of them,
     its own when the score variable is `visibility: owner`, none when
     `hidden`. (The result at the end shows every score.)"""

@@ -10,8 +10,13 @@ deck order.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Any
 
 from .builtins import RuleError
+
+if TYPE_CHECKING:
+    from ..model.some import SomeOffer
+    from .decisions import LabelledDecision, SomeDecision
 
 
 class RandomAgent:
@@ -19,15 +24,16 @@ class RandomAgent:
 
     name = "random"
 
-    def __init__(self, seed=0):
+    def __init__(self, seed: int | str = 0):
         self.rng = random.Random(f"agent:{seed}")
 
-    def pick(self, d):
+    def pick(self, d: LabelledDecision) -> int:
         n = len(d.labels)
-        # randrange(n) draws exactly this, through two more calls
-        return self.rng._randbelow(n) if n > 0 else self.rng.randrange(n)
+        # randrange(n) draws exactly this, through two more calls (_randbelow: CPython's own)
+        return (self.rng._randbelow(n)  # type: ignore[attr-defined]
+                if n > 0 else self.rng.randrange(n))
 
-    def pick_some(self, d):
+    def pick_some(self, d: SomeDecision) -> list[int] | None:
         """A "choose some" decision: uniform over the selections (and the pass)."""
         return d.some.sample(self.rng)
 
@@ -37,15 +43,19 @@ class FirstAgent:
 
     name = "first"
 
-    def pick(self, d):
+    def pick(self, d: LabelledDecision) -> int:
         return 0
 
-    def pick_some(self, d):
+    def pick_some(self, d: SomeDecision) -> list[int] | None:
         return next(d.some.selections())
 
 
 class ScriptError(RuleError):
-    def __init__(self, message, entry=None, legal=None):
+    """A script that names a choice not on offer, or has none left; `entry`
+    is the script's entry it is about (a savegame.Step, or a scenario's Step,
+    which knows its line)."""
+
+    def __init__(self, message: str, entry: Any = None, legal: list[str] | None = None):
         super().__init__(message)
         self.entry = entry
         self.legal = legal or []
@@ -61,16 +71,16 @@ class ScriptedAgent:
 
     name = "scripted"
 
-    def __init__(self, script, fallback=None, follow=None):
+    def __init__(self, script: list[Any], fallback: Any = None, follow: Any = None):
         self.script = script  # shared list, consumed from the front
         self.fallback = fallback
         self.follow = follow
 
     @property
-    def wants_view(self):
+    def wants_view(self) -> bool:
         return getattr(self.fallback, "wants_view", False)
 
-    def pick(self, d):
+    def pick(self, d: LabelledDecision) -> int:
         player, decision, labels = d.player, d.decision, d.labels
         if self.script and self.follow is not None:
             self.follow.pick(d)
@@ -89,7 +99,7 @@ class ScriptedAgent:
         self.script.pop(0)
         return labels.index(label)
 
-    def pick_some(self, d):
+    def pick_some(self, d: SomeDecision) -> list[int] | None:
         """A free "choose some" decision: the script names the selection."""
         if self.script and self.follow is not None:
             self.follow.pick_some(d)
@@ -110,7 +120,7 @@ class ScriptedAgent:
         self.script.pop(0)
         return counts
 
-    def _entry(self, d, legal):
+    def _entry(self, d: LabelledDecision | SomeDecision, legal: list[str]) -> Any:
         entry = self.script[0]
         if entry.player != d.player:
             raise ScriptError(f"the script expects {entry.player} to choose next, but "
@@ -121,7 +131,7 @@ class ScriptedAgent:
         return entry
 
 
-def _examples(offer, n=12):
+def _examples(offer: SomeOffer, n: int = 12) -> list[str]:
     """A few selections of a "choose some" offer, to show in an error."""
     out = []
     for counts in offer.selections():
@@ -131,7 +141,7 @@ def _examples(offer, n=12):
     return out + (["pass"] if offer.may else [])
 
 
-def make_agent(spec: str, seed: int, seat: int):
+def make_agent(spec: str, seed: int, seat: int) -> RandomAgent | FirstAgent:
     spec = spec.strip()
     if spec == "random":
         return RandomAgent(f"{seed}:{seat}")

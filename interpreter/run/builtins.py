@@ -9,25 +9,29 @@ to be a lambda written in the rules before anything calls it.
 from __future__ import annotations
 
 from types import FunctionType
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..model.state import Comp, FrozenList, RuleError, Side, Space, Zone, cut, display
-from ..model.views import Secret, hidden_comps, knowers, plain, shown
+from ..model.views import Secret, hidden_comps, hidden_knowers, plain, shown
 from ..support.limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
 from .walkcost import nested_items, sort_times
+
+if TYPE_CHECKING:
+    from .gamestate import GameState
 
 RULES_FILE = "<rules>"  # the file name of generated code, in tracebacks
 
 __all__ = ["RuleError", "RULES_FILE", "namespace"]
 
 
-def spend(G, n):
+def spend(G: GameState, n: int) -> None:
     """Pay n steps from the game's budget."""
     G.fuel -= n
     if G.fuel < 0:
         G.out_of_steps()
 
 
-def fn(f):
+def fn(f: Any) -> Callable:
     """f, if it is a function written in the rules (a lambda); the check is
     what keeps Python callables out of the builtins that call their argument."""
     if type(f) is FunctionType and f.__code__.co_filename == RULES_FILE \
@@ -36,7 +40,7 @@ def fn(f):
     raise RuleError(f"expected a function such as x => x.value, got {kind_of(f)}")
 
 
-def kind_of(x) -> str:
+def kind_of(x: Any) -> str:
     if x is None:
         return "none"
     if isinstance(x, bool):
@@ -57,7 +61,7 @@ def kind_of(x) -> str:
 _M = MAX_NUMBER
 
 
-def num(x):
+def num(x: Any) -> int:
     """A number that came out of arithmetic on two unknowns: kept in range."""
     if type(x) is int and -MAX_NUMBER <= x <= MAX_NUMBER:
         return x
@@ -69,7 +73,7 @@ def num(x):
     raise RuleError(f"arithmetic needs numbers, got {kind_of(x)}")
 
 
-def B_add(G, a, b):
+def B_add(G: GameState, a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
         return num(a + b)
     if isinstance(a, (list, Zone)) and isinstance(b, (list, Zone)):
@@ -81,7 +85,7 @@ def B_add(G, a, b):
 
 # The helpers below take the common case (two numbers in range, a result in
 # range) without the calls of num(); anything else goes the careful way.
-def B_sub(G, a, b):
+def B_sub(G: GameState, a: Any, b: Any) -> int:
     if type(a) is int and type(b) is int and -_M <= a <= _M and -_M <= b <= _M:
         r = a - b
         if -_M <= r <= _M:
@@ -89,7 +93,7 @@ def B_sub(G, a, b):
     return num(num(a) - num(b))
 
 
-def B_mul(G, a, b):
+def B_mul(G: GameState, a: Any, b: Any) -> int:
     if type(a) is int and type(b) is int and -_M <= a <= _M and -_M <= b <= _M:
         r = a * b
         if -_M <= r <= _M:
@@ -97,7 +101,7 @@ def B_mul(G, a, b):
     return num(num(a) * num(b))
 
 
-def B_div(G, a, b):
+def B_div(G: GameState, a: Any, b: Any) -> int:
     if type(a) is int and type(b) is int and -_M <= a <= _M and -_M <= b <= _M and b:
         return a // b
     a, b = num(a), num(b)
@@ -106,14 +110,14 @@ def B_div(G, a, b):
     return a // b
 
 
-def B_mod(G, a, b):
+def B_mod(G: GameState, a: Any, b: Any) -> int:
     a, b = num(a), num(b)
     if b == 0:
         raise RuleError("division by zero (in %)")
     return a % b
 
 
-def B_concat(G, a, b):
+def B_concat(G: GameState, a: Any, b: Any) -> list:
     a, b = lst(a), lst(b)
     n = len(a) + len(b)
     if n > MAX_LIST:
@@ -122,14 +126,14 @@ def B_concat(G, a, b):
     return a + b
 
 
-def B_text(G, s):
+def B_text(G: GameState, s: Any) -> str:
     """Text built by interpolation, kept under MAX_TEXT characters."""
     if len(s) > MAX_TEXT:
         raise RuleError(f"a text grew past {MAX_TEXT:,} characters")
     return s
 
 
-def B_built(G, parts):
+def B_built(G: GameState, parts: Any) -> str:
     """A text built by interpolation (parts: text, value, text, value ...)
     whose values may hide something from some seat: a component lying where
     not everyone sees it (in lists too), a field of a card a secret decision
@@ -141,13 +145,13 @@ def B_built(G, parts):
     return _kept(B_text(G, "".join(words)), parts)
 
 
-def _kept(text, parts):
+def _kept(text: str, parts: Any) -> str:
     """`text`, made of `parts`, as a secret text when a value in them hides
     something from some seat (B_built)."""
     hidden = [h for v in parts[1::2] for h in hidden_comps(v)]
     if not hidden:
         return text
-    readers = frozenset.intersection(*(frozenset(knowers(h)) for h in hidden))
+    readers = frozenset.intersection(*(frozenset(hidden_knowers(h)) for h in hidden))
     hide = set(hidden)
     others = "".join(p if i % 2 == 0 else shown(p, hide, _leaf) for i, p in enumerate(parts))
     return Secret(text, readers, cut(others))
@@ -157,7 +161,7 @@ def _kept(text, parts):
 PLAIN = frozenset({str, int, bool, type(None), Side, Space})
 
 
-def _in_text(G, v):
+def _in_text(G: GameState, v: Any) -> str:
     """A value's words inside a built text: what e_Str's joined code makes."""
     v = plain(v)
     t = type(v)
@@ -170,17 +174,17 @@ def _in_text(G, v):
     return show(G, v)
 
 
-def _leaf(v):
+def _leaf(v: Any) -> str:
     """A value the others may read, in a secret text's other words (a text as itself)."""
     return v if isinstance(v, str) else display(v)
 
 
-def B_each(G, xs):
+def B_each(G: GameState, xs: Any) -> list:
     """What a comprehension walks: a list, or a snapshot of a zone, paid for."""
     return _paid(G, xs)
 
 
-def B_in(G, x, xs):
+def B_in(G: GameState, x: Any, xs: Any) -> bool:
     if type(xs) is list or type(xs) is FrozenList:
         spend(G, len(xs))
         if isinstance(x, (list, dict)):  # each item compared with x, deeply
@@ -191,7 +195,7 @@ def B_in(G, x, xs):
         raise RuleError(f"'in' needs a list, zone, table or text, not {kind_of(xs)}") from None
 
 
-def B_eq(G, a, b):
+def B_eq(G: GameState, a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             return False  # as Python's ==, without walking either
@@ -202,7 +206,7 @@ def B_eq(G, a, b):
     return a == b
 
 
-def lst(x):
+def lst(x: Any) -> list:
     if type(x) is Zone:
         return list(x.items)
     if x is None:
@@ -212,7 +216,7 @@ def lst(x):
     raise RuleError(f"expected a list, got {kind_of(x)}")
 
 
-def it(x):
+def it(x: Any) -> list:
     """Iterate a list, or a snapshot of a zone (rules may move items while looping)."""
     if type(x) is Zone:
         return x.items[:]
@@ -223,7 +227,7 @@ def it(x):
     raise RuleError(f"cannot loop over {kind_of(x)}")
 
 
-def show(G, x):
+def show(G: GameState, x: Any) -> str:
     """A value inside a text ("{x}"): display(x), the common kinds first."""
     t = type(x)
     if t is int:
@@ -236,17 +240,17 @@ def show(G, x):
     return display(x)
 
 
-def ztop(z):
+def ztop(z: Zone) -> Comp | None:
     return z.items[0] if z.items else None
 
 
-def items(G, z):
+def items(G: GameState, z: Zone) -> list[Comp]:
     """zone.items: a copy, paid for by its length."""
     spend(G, len(z.items))
     return list(z.items)
 
 
-def _paid(G, xs):
+def _paid(G: GameState, xs: Any) -> list:
     """The items of a list or zone, paid for (the hot path: spend() inlined)."""
     if type(xs) is Zone:
         xs = xs.items[:]
@@ -258,7 +262,7 @@ def _paid(G, xs):
     return xs
 
 
-def B_len(G, x):
+def B_len(G: GameState, x: Any) -> int:
     if type(x) is Zone:
         return len(x.items)
     if isinstance(x, (list, str, dict)):
@@ -266,14 +270,14 @@ def B_len(G, x):
     raise RuleError(f"len() needs a list, zone or text, not {kind_of(x)}")
 
 
-def B_count(G, xs, pred=None, trusted=False):
+def B_count(G: GameState, xs: Any, pred: Any = None, trusted: bool = False) -> int:
     if pred is None:
         return B_len(G, xs)
     pred = pred if trusted else fn(pred)
     return sum(1 for x in _paid(G, xs) if pred(x))
 
 
-def B_sum(G, xs, key=None, trusted=False):
+def B_sum(G: GameState, xs: Any, key: Any = None, trusted: bool = False) -> int:
     xs = _paid(G, xs)
     if key is None:
         return num(sum(xs))
@@ -305,7 +309,7 @@ class _InOrder:
     def __ne__(self, other):
         return not (type(other) is _InOrder and other.e is self.e)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # (unhashable, as mypy cannot say)
 
 
 def _in_order(k):
@@ -351,15 +355,15 @@ def _most_of(G, args, pick):
         return pick(xs, key=_in_order)
 
 
-def B_max(G, *args):
+def B_max(G: GameState, *args: Any) -> Any:
     return _most_of(G, args, max)
 
 
-def B_min(G, *args):
+def B_min(G: GameState, *args: Any) -> Any:
     return _most_of(G, args, min)
 
 
-def B_abs(G, x):
+def B_abs(G: GameState, x: Any) -> int:
     return abs(num(x))
 
 
@@ -394,38 +398,38 @@ def _all_best(more):
 _MAX_BY, _MIN_BY, _MOST, _FEWEST = _best(True), _best(False), _all_best(True), _all_best(False)
 
 
-def B_max_by(G, xs, key, trusted=False):
+def B_max_by(G: GameState, xs: Any, key: Any, trusted: bool = False) -> Any:
     return _ordered_keys(G, _MAX_BY, *_keyed(_paid(G, xs), key, trusted))
 
 
-def B_min_by(G, xs, key, trusted=False):
+def B_min_by(G: GameState, xs: Any, key: Any, trusted: bool = False) -> Any:
     return _ordered_keys(G, _MIN_BY, *_keyed(_paid(G, xs), key, trusted))
 
 
-def B_most(G, xs, key, trusted=False):
+def B_most(G: GameState, xs: Any, key: Any, trusted: bool = False) -> list:
     return _ordered_keys(G, _MOST, *_keyed(_paid(G, xs), key, trusted))
 
 
-def B_fewest(G, xs, key, trusted=False):
+def B_fewest(G: GameState, xs: Any, key: Any, trusted: bool = False) -> list:
     return _ordered_keys(G, _FEWEST, *_keyed(_paid(G, xs), key, trusted))
 
 
-def B_filter(G, xs, pred, trusted=False):
+def B_filter(G: GameState, xs: Any, pred: Any, trusted: bool = False) -> list:
     pred = pred if trusted else fn(pred)
     return [x for x in _paid(G, xs) if pred(x)]
 
 
-def B_map(G, xs, f, trusted=False):
+def B_map(G: GameState, xs: Any, f: Any, trusted: bool = False) -> list:
     f = f if trusted else fn(f)
     return [f(x) for x in _paid(G, xs)]
 
 
-def B_sort_by(G, xs, key, trusted=False):
+def B_sort_by(G: GameState, xs: Any, key: Any, trusted: bool = False) -> list:
     xs, ks = _keyed(_paid(G, xs), key, trusted)
     return [xs[i] for i in _order(G, xs, ks)]
 
 
-def B_sort(G, xs):
+def B_sort(G: GameState, xs: Any) -> list:
     xs = _paid(G, xs)
     nested_items(G, xs, sort_times(len(xs)))
     try:
@@ -447,7 +451,7 @@ def _key(by, trusted):
     return by if trusted else fn(by)
 
 
-def B_sorted(G, xs, by=None, trusted=False):
+def B_sorted(G: GameState, xs: Any, by: Any = None, trusted: bool = False) -> list:
     key = _key(by, trusted)
     xs = _paid(G, xs)
     ks = xs if key is None else [key(x) for x in xs]
@@ -458,9 +462,10 @@ def B_sorted(G, xs, by=None, trusted=False):
             from None
 
 
-def B_ranked(G, xs, by=None, trusted=False):
+def B_ranked(G: GameState, xs: Any, by: Any = None, trusted: bool = False) -> list[list]:
     """The items in groups of equal keys, the smallest key first."""
     key = _key(by, trusted) or (lambda x: x)
+    out: list[list]
     out, last = [], None
     xs = _paid(G, xs)
     ks = [key(x) for x in xs]
@@ -478,11 +483,11 @@ def B_ranked(G, xs, by=None, trusted=False):
     return out
 
 
-def B_reverse(G, xs):
+def B_reverse(G: GameState, xs: Any) -> list:
     return lst(_paid(G, xs))[::-1]
 
 
-def B_first(G, xs, pred=None, trusted=False):
+def B_first(G: GameState, xs: Any, pred: Any = None, trusted: bool = False) -> Any:
     if pred is not None:
         pred = pred if trusted else fn(pred)
     for x in _paid(G, xs):
@@ -491,26 +496,26 @@ def B_first(G, xs, pred=None, trusted=False):
     return None
 
 
-def B_last(G, xs):
+def B_last(G: GameState, xs: Any) -> Any:
     xs = lst(xs)
     return xs[-1] if xs else None
 
 
-def B_any(G, xs, pred=None, trusted=False):
+def B_any(G: GameState, xs: Any, pred: Any = None, trusted: bool = False) -> bool:
     if pred is None:
         return any(_paid(G, xs))
     pred = pred if trusted else fn(pred)
     return any(pred(x) for x in _paid(G, xs))
 
 
-def B_every(G, xs, pred=None, trusted=False):
+def B_every(G: GameState, xs: Any, pred: Any = None, trusted: bool = False) -> bool:
     if pred is None:
         return all(_paid(G, xs))
     pred = pred if trusted else fn(pred)
     return all(pred(x) for x in _paid(G, xs))
 
 
-def B_unique(G, xs):
+def B_unique(G: GameState, xs: Any) -> list:
     seen, out = set(), []
     for x in _paid(G, xs):
         k = id(x) if isinstance(x, (Comp, Space)) else x
@@ -520,7 +525,7 @@ def B_unique(G, xs):
     return out
 
 
-def B_distinct(G, xs, key, trusted=False):
+def B_distinct(G: GameState, xs: Any, key: Any, trusted: bool = False) -> list:
     key = key if trusted else fn(key)
     seen, out = set(), []
     for x in _paid(G, xs):
@@ -531,8 +536,10 @@ def B_distinct(G, xs, key, trusted=False):
     return out
 
 
-def B_group_by(G, xs, key, trusted=False):
+def B_group_by(G: GameState, xs: Any, key: Any, trusted: bool = False) -> list[list]:
     key = key if trusted else fn(key)
+    groups: dict[Any, list]
+    out: list[list]
     groups, out = {}, []
     for x in _paid(G, xs):
         k = key(x)
@@ -553,11 +560,11 @@ def _index(G, xs, x):
     return -1
 
 
-def B_index_of(G, xs, x):
+def B_index_of(G: GameState, xs: Any, x: Any) -> int:
     return _index(G, _paid(G, xs), x)
 
 
-def B_rotate(G, xs, x):
+def B_rotate(G: GameState, xs: Any, x: Any) -> list:
     return _rotated(G, it(xs), x)  # a zone's items, a list as it is
 
 
@@ -576,7 +583,7 @@ def _rotated(G, xs, x):
     raise RuleError(f"rotate: {display(x)} is not in the list")
 
 
-def B_next_of(G, xs, x):
+def B_next_of(G: GameState, xs: Any, x: Any) -> Any:
     xs = lst(_paid(G, xs))
     i = _index(G, xs, x)
     if i < 0:
@@ -584,7 +591,7 @@ def B_next_of(G, xs, x):
     return xs[(i + 1) % len(xs)]
 
 
-def B_range(G, a, b=None):
+def B_range(G: GameState, a: Any, b: Any = None) -> list[int]:
     lo, hi = (0, num(a)) if b is None else (num(a), num(b))
     if hi - lo > MAX_LIST:
         raise RuleError(f"range() of {hi - lo:,} numbers: a list holds at most {MAX_LIST:,}")
@@ -592,30 +599,30 @@ def B_range(G, a, b=None):
     return list(range(lo, hi))
 
 
-def B_str(G, x):
+def B_str(G: GameState, x: Any) -> str:
     return _kept(show(G, x), ("", x, ""))
 
 
-def B_space(G, sid):
+def B_space(G: GameState, sid: Any) -> Space:
     try:
         return G.spaces_by_id[sid]
     except (KeyError, TypeError):
         raise RuleError(f"no space {display(sid)!r}") from None
 
 
-def B_spaces(G):
+def B_spaces(G: GameState) -> list[Space]:
     spend(G, len(G.spaces))
     return list(G.spaces)
 
 
-def B_component(G, cid):
+def B_component(G: GameState, cid: Any) -> Comp:
     try:
         return G.comps_by_id[cid]
     except (KeyError, TypeError):
         raise RuleError(f"no component {display(cid)!r}") from None
 
 
-def B_components(G, kind):
+def B_components(G: GameState, kind: Any) -> list[Comp]:
     found = G.comps_by_kind.get(kind, ()) if isinstance(kind, str) else ()
     spend(G, len(found))
     return list(found)
@@ -632,13 +639,13 @@ def _no_track(name):
     return RuleError(f"no track {display(name)!r}")
 
 
-def B_track(G, name):
+def B_track(G: GameState, name: Any) -> list[Space]:
     spaces = _track(G, name)[0]
     spend(G, len(spaces))
     return list(spaces)
 
 
-def B_step(G, name, space, n):
+def B_step(G: GameState, name: Any, space: Any, n: Any) -> Space:
     try:  # _track, without its call (step and distance are hot)
         spaces, loop, pos = G.tracks[name]
     except (KeyError, TypeError):
@@ -652,7 +659,7 @@ def B_step(G, name, space, n):
     return spaces[max(0, min(j, len(spaces) - 1))]
 
 
-def B_distance(G, name, a, b):
+def B_distance(G: GameState, name: Any, a: Any, b: Any) -> int:
     try:
         spaces, loop, pos = G.tracks[name]
     except (KeyError, TypeError):
@@ -664,13 +671,13 @@ def B_distance(G, name, a, b):
     return d % len(spaces) if loop else d
 
 
-def B_linked(G, space, kind):
+def B_linked(G: GameState, space: Any, kind: Any) -> list[Space]:
     if type(space) is not Space:
         raise RuleError(f"linked: needs a space, got {kind_of(space)}")
     return list(map(G.spaces.__getitem__, space._links.get(kind, ())))  # indexes (engine)
 
 
-def B_in_linked(G, x, space, kind):
+def B_in_linked(G: GameState, x: Any, space: Any, kind: Any) -> bool:
     """`x in linked(space, kind)` (fast back end): the steps `in` pays for
     the list, without making it."""
     if type(space) is not Space:
@@ -682,28 +689,28 @@ def B_in_linked(G, x, space, kind):
     return type(x) is Space and x.index in links and G.spaces[x.index] is x
 
 
-def B_players_from(G, p):
+def B_players_from(G: GameState, p: Any) -> list[Side]:
     return _rotated(G, G.players, p)
 
 
-def B_others(G, p):
+def B_others(G: GameState, p: Any) -> list[Side]:
     return [q for q in G.players if q is not p]
 
 
-def B_random(G, xs):
+def B_random(G: GameState, xs: Any) -> Any:
     xs = lst(_paid(G, xs))
     if not xs:
         return None
     return xs[G.rng.randrange(len(xs))]
 
 
-def B_shuffled(G, xs):
+def B_shuffled(G: GameState, xs: Any) -> list:
     xs = lst(_paid(G, xs))
     G.rng.shuffle(xs)
     return xs
 
 
-def B_cash(G, side):
+def B_cash(G: GameState, side: Any) -> int:
     total = 0
     for _, attr, value in G.program.money:
         total += getattr(side, attr) * value

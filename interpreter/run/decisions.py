@@ -9,11 +9,14 @@ budget and log.
 """
 from __future__ import annotations
 
+from typing import Any, Callable, Protocol, Sequence
+
 from ..model.some import SomeLabels, SomeOffer, chosen, grouped
 from ..model.state import FrozenList, RuleError, Side, display
 from ..model.views import Secret
 from ..support.limits import MAX_DECISIONS, MAX_SOME
 from .builtins import num
+from .gamestate import GameState, Say
 
 
 class Decision:
@@ -24,11 +27,13 @@ class Decision:
 
     __slots__ = ("player", "decision", "prompt", "labels", "_view", "some")
 
-    def __init__(self, player, decision, prompt, labels, view=None, some=None):
+    def __init__(self, player: str, decision: str, prompt: str | None,
+                 labels: Sequence[str] | None, view: dict | None = None,
+                 some: SomeOffer | None = None):
         self.player = player
         self.decision = decision
         self.prompt = prompt
-        self.labels = list(labels) if labels is not None else None
+        self.labels: list[str] | None = list(labels) if labels is not None else None
         self._view = view
         # a "choose some" offer (some.SomeOffer): with labels None, the agent
         # answers pick_some() with a count per group, or None to pass
@@ -38,10 +43,41 @@ class Decision:
         return self._view
 
 
-class Decisions:
+class Asked(Protocol):
+    """What every agent is shown of a Decision."""
+
+    @property
+    def player(self) -> str: ...
+    @property
+    def decision(self) -> str: ...
+    @property
+    def prompt(self) -> str | None: ...
+    def view(self) -> dict | None: ...
+
+
+class LabelledDecision(Asked, Protocol):
+    """A Decision as an agent's pick() is shown it: with its option labels."""
+
+    @property
+    def labels(self) -> list[str]: ...
+    @property
+    def some(self) -> SomeOffer | None: ...  # a "choose some" asked one selection at a time
+
+
+class SomeDecision(Asked, Protocol):
+    """A Decision as an agent's pick_some() is shown it: a "choose some"
+    offer, answered with a count per group (or None to pass); no labels."""
+
+    @property
+    def some(self) -> SomeOffer: ...
+
+
+class Decisions(GameState):
     """The asking half of engine.Game."""
 
-    def choose(self, player, name, prompt, opts, labels, prefs=None, site=None, say=None):
+    def choose(self, player: Side, name: str, prompt: str | None, opts: Sequence,
+               labels: Any, prefs: list | None = None, site: str | None = None,
+               say: Say | None = None) -> Any:
         n = len(opts)
         # the fast back end may give labels as a function of the option, when
         # they cannot be alike (compiler.lazy_label): made only when needed
@@ -124,8 +160,10 @@ class Decisions:
             self._asked(player, name, labels, label)
         return opts[i]
 
-    def choose_some(self, player, name, prompt, items, labels, low, high, test, prefer, may,
-                    site=None, say=None):
+    def choose_some(self, player: Side, name: str, prompt: str | None, items: Sequence,
+                    labels: Sequence[str], low: int | None, high: int | None,
+                    test: Callable[[list], Any] | None, prefer: Callable[[list], Any] | None,
+                    may: bool, site: str | None = None, say: Say | None = None) -> list | None:
         """"Choose some of these": the chosen items (a list), or None for a pass
         or when there is nothing to choose. Selections are counts per label
         (some.py); they are listed one by one only when a `when` test or a
@@ -143,6 +181,8 @@ class Decisions:
         if test is not None or player.bot:
             return self._some_listed(player, name, prompt, items, groups, offer, test, prefer,
                                      may, site, say)
+        counts: list[int] | None
+        picked: list | None
         total = offer.total()
         if total == 0 or (total == 1 and not may):
             counts = next(iter(offer.selections()), None)
@@ -176,6 +216,9 @@ class Decisions:
     def _some_listed(self, player, name, prompt, items, groups, offer, test, prefer, may, site,
                      say=None):
         """Every selection tested (and ranked, for a bot), then one ordinary decision."""
+        opts: list[tuple]
+        labels: list[str]
+        prefs: list | None
         opts, labels, prefs = [], [], [] if (player.bot and prefer is not None) else None
         for k, counts in enumerate(offer.selections()):
             if k >= MAX_SOME:
@@ -234,12 +277,14 @@ class Decisions:
         decision counts as made once its rules have run (decided)."""
         if offer is None:
             offer = labels.offer if isinstance(labels, SomeLabels) else self._offer
+        assert self.hooks is not None  # (only a scenario's hooks are told)
         self.hooks(self, "asked", (player.id, name, list(labels), label, offer))
         self._deciding.append((player.id, name))
 
-    def decided(self):
+    def decided(self) -> None:
         """The rules of the option taken have run: a scenario checkpoint."""
-        if self._deciding:
+        if self._deciding:  # (only while a scenario's hooks are told: _asked)
+            assert self.hooks is not None
             self.hooks(self, "decided", self._deciding.pop())
 
     def _count_decision(self, player, name):
@@ -255,7 +300,7 @@ class Decisions:
         the first; options ranked none are never taken, except `pass`."""
         best, why = None, "the only option"
         if prefs is not None:
-            keys = [None if r is None else _rank(r) for r in prefs]
+            keys: list[Any] = [None if r is None else _rank(r) for r in prefs]
             for i, key in enumerate(keys):
                 if key is not None and (best is None or key < keys[best]):
                     best = i
@@ -278,7 +323,7 @@ class Decisions:
             self._asked(player, name, labels, label)
         return opts[best]
 
-    def window(self, name, args, who, round_robin):
+    def window(self, name: str, args: tuple, who: Any, round_robin: bool) -> None:
         if not round_robin:  # one player, offered again after each use (as _WindowRun)
             if not who.bot and self.abilities_of(name):
                 while self.offer(who, name, args):
@@ -288,15 +333,17 @@ class Decisions:
         while run.step():
             pass
 
-    def window_run(self, name, args, who, round_robin):
+    def window_run(self, name: str, args: tuple, who: Any, round_robin: bool) -> _WindowRun:
         """A window as steps: each step() offers until one ability is used
         (True) or the window closes (False), so rules can act between uses
         (`window ... after { ... }`)."""
         return _WindowRun(self, name, args, who, round_robin)
 
-    def offer(self, p, name, args):
+    def offer(self, p: Side, name: str, args: tuple) -> bool:
         """Offer p the abilities live at window `name`, once: True if one was used."""
         abilities = self.abilities_of(name)
+        opts: list[tuple | None]
+        labels: list[str]
         opts, labels = [], []
         for label, owner, cond, body in abilities:
             if owner is not None and (owner.zone is None or not owner.zone.live):
@@ -326,7 +373,7 @@ class _WindowRun:
 
     __slots__ = ("game", "name", "args", "order", "round_robin", "passes", "i", "closed")
 
-    def __init__(self, game, name, args, who, round_robin):
+    def __init__(self, game: Decisions, name: str, args: tuple, who: Any, round_robin: bool):
         self.game = game
         self.name = name
         self.args = args

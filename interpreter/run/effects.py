@@ -3,19 +3,24 @@ give, pay with change, roll, shuffle, reveal, draw), each logged as the
 seats may see it (a part of engine.Game)."""
 from __future__ import annotations
 
+from typing import Any, Literal, Sequence
+
 from ..model.state import Comp, Side, Zone, display, py_name
 from .builtins import RuleError, kind_of
 from .gamelog import public_place
+from .gamestate import GameState, Say
 from .program import DRAWS_INLINE
 
 
-class Effects:
+class Effects(GameState):
     """A part of engine.Game."""
 
-    def move(self, what, dest, top=True, say=None):
+    def move(self, what: Any, dest: Any, top: bool = True,
+             say: Say | Literal[False] | None = None) -> None:
         """Move components to the top (or bottom) of a zone. `say` is the
         statement's own log line (a `log` clause), or False for none: a draw
         says its cards in one line."""
+        items: Sequence[Comp]
         if type(what) is Comp and type(dest) is Zone:  # one component: the common case
             items = (what,)
         elif what is None:
@@ -29,7 +34,7 @@ class Effects:
                 self.fuel -= len(items)
                 if self.fuel < 0:
                     self.out_of_steps()
-        moved = [] if self.logging else None
+        moved: list[tuple[Comp, Zone | None]] | None = [] if self.logging else None
         for c in items:
             z = c.zone
             c._seen = None  # what a reveal showed was where it lay
@@ -47,7 +52,8 @@ class Effects:
         if moved and say is not False:
             self._log_moves(moved, dest, top, say, items if type(what) is Zone else what)
 
-    def place(self, piece, owner, loc, n, say=None):
+    def place(self, piece: str, owner: Side | None, loc: Any, n: int | None,
+              say: Say | None = None) -> int:
         if owner is None:
             raise RuleError(f"place {piece}: no owner")
         a = py_name(piece)
@@ -72,7 +78,7 @@ class Effects:
                              "at ", 0), loc, event=event)
         return n
 
-    def remove(self, piece, owner, loc, n):
+    def remove(self, piece: str, owner: Side | None, loc: Any, n: int | None) -> int:
         a = py_name(piece)
         row = getattr(loc, a).counts
         owners = self.sides if owner is None else (owner,)
@@ -90,7 +96,8 @@ class Effects:
                                                       "piece": piece, "count": k})
         return total
 
-    def transfer(self, piece, owner, src, dst, n, say=None):
+    def transfer(self, piece: str, owner: Side, src: Any, dst: Any, n: int | None,
+                 say: Say | None = None) -> int:
         attr = py_name(piece)
         a = getattr(src, attr).counts
         have = a[owner.index]
@@ -106,7 +113,8 @@ class Effects:
                              "from ", 0, " to ", 1), src, dst, event=event)
         return k
 
-    def give(self, piece, n, giver, taker, say=None):
+    def give(self, piece: str, n: int | None, giver: Side, taker: Side,
+             say: Say | None = None) -> int:
         """Move pieces between two sides' supplies (all of them when n is none)."""
         a = py_name(piece)
         have = getattr(giver, a)
@@ -122,7 +130,7 @@ class Effects:
                              f"to {taker.id}", event=event)
         return k
 
-    def pay(self, amount, payer, payee, say=None):
+    def pay(self, amount: int | None, payer: Side, payee: Side, say: Say | None = None) -> int:
         """Pass notes of money worth exactly `amount` from payer to payee. Notes are
         broken into smaller ones at the bank (exchange of equal value) when
         the payer cannot make the exact sum; the rules check that the payer
@@ -171,6 +179,7 @@ class Effects:
         """The notes payer hands over for `amount` once the bank (or someone)
         has broken its bigger notes; None when it overpaid and took change."""
         money = self.program.money
+        assert self.program.rs.bank is not None  # (money names its bank: game.schema.json)
         bank = self.side_by_id(self.program.rs.bank)
         while True:
             give, need = {}, amount
@@ -231,7 +240,7 @@ class Effects:
             setattr(side, p, getattr(side, p) + k)
         return True
 
-    def roll(self, dice, say=None):
+    def roll(self, dice: Any, say: Say | None = None) -> None:
         subject = dice
         if type(dice) is Comp:
             dice = (dice,)
@@ -268,17 +277,17 @@ class Effects:
                                  event={"kind": "note"})
                 sides = d.u_sides
                 # randint(1, sides) draws exactly this, through two more calls
-                d.u_value = 1 + rng._randbelow(sides) if type(sides) is int and sides > 0 \
-                    else rng.randint(1, sides)
+                d.u_value = (1 + rng._randbelow(sides)  # type: ignore[attr-defined]  # CPython's
+                             if type(sides) is int and sides > 0 else rng.randint(1, sides))
         if self.logging:
             self._log_roll(dice, say, subject)
 
-    def shuffle(self, zone):
+    def shuffle(self, zone: Zone) -> None:
         self.rng.shuffle(zone.items)
         for c in zone.items:
             c._seen = None
 
-    def reveal(self, what, to):
+    def reveal(self, what: Any, to: Any) -> None:
         """Show components to some sides: their views and logs name them, where
         they lie, until they move or their zone is shuffled."""
         if type(what) is Comp:
@@ -307,7 +316,7 @@ class Effects:
             if self.logging:
                 self._log_reveal(c, sides)
 
-    def draw(self, n, src, dst, say=None):
+    def draw(self, n: int, src: Zone, dst: Any, say: Say | None = None) -> list[Comp]:
         drawn = []
         for _ in range(n):
             if not src.items:
@@ -322,7 +331,7 @@ class Effects:
                 at = src.items.index(c)
             elif src.kind == "bag":
                 # randrange(n) draws exactly this, through one more call
-                at = self.rng._randbelow(len(src.items))
+                at = self.rng._randbelow(len(src.items))  # type: ignore[attr-defined]  # CPython's
                 c = src.items[at]
             else:
                 c = src.items[0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from typing import Any, Callable, NoReturn
 
 from ..language import ast as A
 from ..model.state import (
@@ -63,7 +64,7 @@ _FIELDS = {Side: frozenset({"id", "name", "index", "is_player", "bot"}),
 class Rig:
     """Scenario-rigged randomness: forced die faces and draws, used first."""
 
-    def __init__(self, rolls=None, draws=None):
+    def __init__(self, rolls: list[int] | None = None, draws: dict[str, list[str]] | None = None):
         self.rolls = list(rolls or [])
         self.draws = {k: list(v) for k, v in (draws or {}).items()}
         self.told = not self.rolls  # "rig exhausted" is logged once, when it happens
@@ -74,7 +75,7 @@ class Rig:
 
 class Game(Effects, Events, Decisions, GameLog):
     def __init__(self, program: Program, seed: int = 0, options: dict | None = None,
-                 agents=None, logging: bool = False, rig: Rig | None = None,
+                 agents: list | None = None, logging: bool = False, rig: Rig | None = None,
                  players: int | None = None, steps: int | None = None):
         self.program = program
         rs = program.rs
@@ -82,19 +83,19 @@ class Game(Effects, Events, Decisions, GameLog):
         self.rng = random.Random(seed)
         self.rig = rig
         self.logging = logging
-        self.log: list[dict] = []
-        self.score_track: list = []  # (round, scores) after each round, when logging
-        self.history: list[tuple] = []
+        self.log = []
+        self.score_track = []  # (round, scores) after each round, when logging
+        self.history = []
         self.round = 0
         self.phase = None
         self.current = None
-        self.winners: list = FrozenList()
+        self.winners = FrozenList()
         self.finished = False
         self.stopped = False
         self.hooks = None  # scenario checkpoints: hooks(game, when, what)
         self._deciding = []  # (player id, decision) asked and not yet carried out
         self._offer = None  # the "choose some" offer behind the decision being asked
-        self.drawn: list = []  # options drawn at random, in the order drawn (saves)
+        self.drawn = []  # options drawn at random, in the order drawn (saves)
         self.options = Table(self._options(with_players(rs, options or {}, players)))
         self.tables = program.tables
         seats = active_seats(rs, self.options, players)
@@ -130,8 +131,8 @@ class Game(Effects, Events, Decisions, GameLog):
             comps = self.comps
             for i, counts in program.comp_hooks:
                 comps[i]._hooks = counts
-            self.trigger, self.collect, self.replace = \
-                self._trigger_live, self._collect_live, self._replace_live
+            self.trigger, self.collect, self.replace = (  # type: ignore[method-assign]
+                self._trigger_live, self._collect_live, self._replace_live)
         self.agents = list(agents) if agents else []
         # agents that never ask for a view (most): choose() need not build one
         self.viewless = [not getattr(a, "wants_view", False) for a in self.agents]
@@ -167,7 +168,8 @@ class Game(Effects, Events, Decisions, GameLog):
         return out
 
     # ------------------------------------------------------------ flow
-    def run(self, start=None, arrange=None):
+    def run(self, start: tuple[int, str | None] | None = None,
+            arrange: Callable[[Game], Any] | None = None) -> Game:
         """Play to the end. start=(round, phase) skips ahead after setup+arrange."""
         prog = self.program
         self.started = time.monotonic()
@@ -227,9 +229,11 @@ class Game(Effects, Events, Decisions, GameLog):
                 self.score_track.append((f"round {r}", self.scores()))  # (html log)
                 self._summary(r)
             if prog.rounds_kind == "count":
+                assert prog.rounds_fn is not None  # (a count of rounds has its expression)
                 if r >= prog.rounds_fn(self):
                     return
             elif prog.rounds_kind == "until":
+                assert prog.rounds_fn is not None
                 if prog.rounds_fn(self):
                     return
             r += 1
@@ -280,7 +284,7 @@ class Game(Effects, Events, Decisions, GameLog):
                 if "others_event" in entry:
                     entry["others_event"] = {"kind": "summary"}
 
-    def summary_for(self, side) -> list | None:
+    def summary_for(self, side: Side | None) -> list[str] | None:
         """The ruleset's `summary` as `side` may read it now (the board summary
         of a person's view), or None without one. It is a summary's lines
         made aside: the log, the step budget and the game stay as they were."""
@@ -300,7 +304,7 @@ class Game(Effects, Events, Decisions, GameLog):
         if self.hooks is not None:
             self.hooks(self, when, phase)
 
-    def prompt_for(self, side, parts) -> str:
+    def prompt_for(self, side: Side, parts: list) -> str:
         """A prompt that shows values (parts: text, value, text, value ...),
         as the side choosing may see them: a component it may not see is
         'a <kind>'."""
@@ -335,7 +339,7 @@ class Game(Effects, Events, Decisions, GameLog):
 
     _failed_where = None  # where() when a failure left the turn it happened in
 
-    def note_where(self):
+    def note_where(self) -> None:
         """A failure is leaving a turn (generated code): keep where it
         happened, whose turn included, before the turn is undone."""
         if self._failed_where is None and \
@@ -346,13 +350,13 @@ class Game(Effects, Events, Decisions, GameLog):
         """Round, phase and whose turn: where a game was when something failed."""
         return ", ".join(self.where_parts())
 
-    def where_parts(self) -> list:
+    def where_parts(self) -> list[str]:
         parts = [f"round {self.round}" if self.round else "", self.phase or "",
                  f"{self.current.id}'s turn" if self.current is not None else ""]
         return [p for p in parts if p]
 
     # ------------------------------------------------------------ limits
-    def out_of_steps(self):
+    def out_of_steps(self) -> None:
         """The fuel of one chunk ran out: take the next chunk from the budget,
         or stop. Between chunks the game also looks at the clock, a backstop
         for steps that are each unusually costly (MAX_SECONDS)."""
@@ -375,7 +379,7 @@ class Game(Effects, Events, Decisions, GameLog):
     def steps_used(self) -> int:
         return self.budget - self.reserve - self.fuel
 
-    def attr(self, x, name):
+    def attr(self, x: Any, name: str) -> Any:
         """`x.name` for a value the checker could not type: only the fields the
         language documents and the names the ruleset declares are readable."""
         t = type(x)
@@ -400,7 +404,7 @@ class Game(Effects, Events, Decisions, GameLog):
             return sum(x.counts)
         return getattr(x, py_name(name))
 
-    def set_attr(self, x, name, value):
+    def set_attr(self, x: Any, name: str, value: Any) -> None:
         t = type(x)
         allowed = self.program.writable.get(x.kind if t is Comp else t)
         if allowed is None or name not in allowed:
@@ -408,7 +412,7 @@ class Game(Effects, Events, Decisions, GameLog):
                             if x is not None else f"cannot set .{name} of none")
         setattr(x, py_name(name), value)
 
-    def key(self, table, name):
+    def key(self, table: Any, name: str) -> Any:
         """t.name of a table read from YAML."""
         if not isinstance(table, dict):
             raise RuleError(f"{kind_of(table)} has no key {name!r}")
@@ -417,31 +421,31 @@ class Game(Effects, Events, Decisions, GameLog):
         except KeyError:
             raise RuleError(f"the table has no key {name!r}") from None
 
-    def win(self, who):
+    def win(self, who: Any) -> NoReturn:
         self.winners = FrozenList(who if isinstance(who, (list, tuple)) else (
             [] if who is None else [who]))
         raise GameOver()
 
-    def end_game(self):
+    def end_game(self) -> NoReturn:
         raise EndGame()
 
-    def begin_turn(self, who):
+    def begin_turn(self, who: Side) -> Side | None:
         prev = self.current
         self.current = who
         if self.logging:
             self.say_turn(who)
         return prev
 
-    def say_turn(self, who):
+    def say_turn(self, who: Side) -> None:
         self.say(f"-- {who.id}'s turn --", event={"kind": "turn", "player": who.id})
 
-    def end_turn(self, prev):
+    def end_turn(self, prev: Side | None) -> None:
         self.current = prev
 
-    def side_by_id(self, sid):
+    def side_by_id(self, sid: str) -> Side | None:
         return getattr(self, f"n_{sid}")
 
-    def check_invariants(self):
+    def check_invariants(self) -> None:
         """Conservation: every piece is in a supply or at one location, every
         component in exactly the zone it names. Raises RuleError if not."""
         rs = self.program.rs
@@ -478,7 +482,7 @@ class Game(Effects, Events, Decisions, GameLog):
 
 
     # ------------------------------------------------------------ results
-    def scores(self) -> dict:
+    def scores(self) -> dict[str, Any]:
         var = self.program.rs.score_var
         if var is None:
             return {}

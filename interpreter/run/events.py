@@ -4,19 +4,21 @@ part of engine.Game)."""
 from __future__ import annotations
 
 from bisect import bisect_right, insort
+from typing import Any, Iterator
 
 from ..model.state import Comp, Zone, py_name
 from .builtins import RuleError, kind_of
+from .gamestate import GameState
 from .program import NOMATCH
 
 
-class Events:
+class Events(GameState):
     """A part of engine.Game."""
 
     # A handler runs when its component lies in a live zone (rule-file
     # handlers always), or — with `on X` — when its component is one of X,
     # wherever X lies; then no rule-file handler runs.
-    def owners(self, targets):
+    def owners(self, targets: Any) -> set[Comp]:
         """The components `on X` names, as a set (X: a component, list or zone)."""
         if type(targets) is Comp:
             return {targets}
@@ -33,7 +35,7 @@ class Events:
                 raise RuleError(f"'on' names components, not {kind_of(c)}")
         return set(items)
 
-    def handlers_of(self, event):
+    def handlers_of(self, event: str) -> list[tuple]:
         """[(owner, instead, fn)] of an event, in order (made on first use)."""
         hs = self._handlers.get(event)
         if hs is None:
@@ -42,7 +44,7 @@ class Events:
                                           in self.program.handlers.get(event, ())]
         return hs
 
-    def abilities_of(self, window):
+    def abilities_of(self, window: str) -> list[tuple]:
         """[(label, owner, cond, body)] of a window, in order (made on first use)."""
         abs_ = self._abilities.get(window)
         if abs_ is None:
@@ -52,13 +54,13 @@ class Events:
                 for label, o, cond, body in self.program.abilities.get(window, ())]
         return abs_
 
-    def trigger(self, event, args, on=None):
+    def trigger(self, event: str, args: tuple, on: set[Comp] | None = None) -> None:
         for owner, instead, fn in self.handlers_of(event):
             if instead or not _runs(owner, on):
                 continue
             fn(self, owner, *args)
 
-    def replace(self, event, args, on=None):
+    def replace(self, event: str, args: tuple, on: set[Comp] | None = None) -> bool:
         for owner, instead, fn in self.handlers_of(event):
             if not instead or not _runs(owner, on):
                 continue
@@ -66,7 +68,7 @@ class Events:
                 return True
         return False
 
-    def collect(self, event, args, on=None):
+    def collect(self, event: str, args: tuple, on: set[Comp] | None = None) -> list:
         out = []
         for owner, instead, fn in self.handlers_of(event):
             if instead or not _runs(owner, on):
@@ -80,7 +82,7 @@ class Events:
     # the same order, found through the live places instead of by testing
     # each. Places are looked up afresh after every handler, as the reference
     # tests each handler's liveness when it comes to it.
-    def _live_handlers(self, event):
+    def _live_handlers(self, event: str) -> Iterator[tuple]:
         hs, live = self.handlers_of(event), self.live_at.get(event, ())
         pos = -1
         while True:
@@ -128,7 +130,7 @@ class Events:
                     out.append(v)
         return out
 
-    def first_by(self, kind, attr, value):
+    def first_by(self, kind: str, attr: str, value: Any) -> Comp | None:
         """The first component of `kind` whose fixed `attr` equals value (the
         fast back end's `first(components(kind), x => x.attr == value)`)."""
         index = self._firsts.get((kind, attr)) or self.first_index(kind, attr)
@@ -137,16 +139,17 @@ class Events:
         except TypeError:  # a list, say: equal to no attribute value
             return None
 
-    def first_index(self, kind, attr):
+    def first_index(self, kind: str, attr: str) -> dict[Any, Comp]:
         """{value: the first component of kind with that fixed attribute},
         made the first time a game asks (generated code reads it in place)."""
         py = attr if attr == "id" else py_name(attr)
+        index: dict[Any, Comp]
         index = self._firsts[(kind, attr)] = {}
         for c in self.comps_by_kind.get(kind, ()):
             index.setdefault(getattr(c, py), c)
         return index
 
-    def _relive(self, c, live):
+    def _relive(self, c: Comp, live: bool) -> None:
         """Component c moves into a live zone (live) or out of one."""
         step = 1 if live else -1
         for count, event, pos in c._hooks:
@@ -158,7 +161,7 @@ class Events:
                 else:
                     places.remove(pos)
 
-    def collect_on(self, event, args, targets):
+    def collect_on(self, event: str, args: tuple, targets: Any) -> list:
         return self.collect(event, args, self.owners(targets))
 
 

@@ -17,7 +17,7 @@ from bisect import bisect_right
 from ..support.diagnostics import read_line
 
 
-def rule_at(places: list, path: str, line: int) -> str | None:
+def rule_at(places: list[tuple[str, int, str]], path: str, line: int) -> str | None:
     """The rule a line of a rule file is in: the last of `places` (path,
     line, name; sorted) to start at or before it in the same file."""
     i = bisect_right(places, (path, line, "\uffff"))
@@ -49,7 +49,7 @@ def with_subject(message: str, path: str, line: int) -> str:
     return message
 
 
-def _distinct(xs):
+def _distinct(xs: list[str]) -> list[str]:
     out = []
     for x in xs:
         if x not in out:

@@ -8,11 +8,24 @@ may see is named only to those who may, before and after it moves.
 """
 from __future__ import annotations
 
-from ..model.logwords import and_list, count_of
+from typing import Any, Callable, Iterable, Sequence, cast
+
+from ..model.logwords import Words, and_list, count_of
 from ..model.state import Comp, RuleError, Side, Zone, display
-from ..model.views import Secret, Sourced, hidden_comps, knowers, plain, shown, viewers
+from ..model.views import (
+    Secret,
+    Sourced,
+    hidden_comps,
+    hidden_knowers,
+    knowers,
+    plain,
+    shown,
+    viewers,
+)
+from ..support.diagnostics import Diagnostic
 from ..support.limits import MAX_LOG, MAX_LOG_CHARS, MAX_LOG_LINE
 from .failures import friendly as _friendly
+from .gamestate import GameState, Say
 
 _ALL = object()  # a log line for everyone
 
@@ -22,7 +35,7 @@ _ALL = object()  # a log line for everyone
 # (schemas/log.schema.json), and, when some seats may not see all of it,
 # `others_event`: the same event as those seats may know it (a component
 # they may not see is only its kind, counted: never its id).
-def item(words, c) -> dict:
+def item(words: Words, c: Comp) -> dict:
     """A component in an event: its id, kind and (when it has one of its
     own) name."""
     out = {"id": c.id, "kind": c.kind}
@@ -32,7 +45,7 @@ def item(words, c) -> dict:
     return out
 
 
-def counts(comps) -> list:
+def counts(comps: Iterable[Comp]) -> list[dict]:
     """Components as a reader who may not see them knows them: how many of
     each kind, in a fixed order."""
     kinds: dict = {}
@@ -41,7 +54,7 @@ def counts(comps) -> list:
     return [{"kind": k, "count": kinds[k]} for k in sorted(kinds)]
 
 
-def place_ref(p, hidden=False) -> dict:
+def place_ref(p: Any, hidden: bool = False) -> dict:
     """Where pieces are: a space or a component (a component some reader
     may not see: its kind only)."""
     if type(p) is Comp:
@@ -51,7 +64,7 @@ def place_ref(p, hidden=False) -> dict:
     return {"space": getattr(p, "id", str(p))}
 
 
-def public_place(p) -> dict:
+def public_place(p: Any) -> dict:
     """place_ref for a line everyone reads: a component lying where some
     seat may not see it is only its kind."""
     return place_ref(p, type(p) is Comp and viewers(p.zone) is not None)
@@ -63,13 +76,14 @@ def cut_line(text: str) -> str:
     return text if len(text) <= MAX_LOG_LINE else text[:MAX_LOG_LINE] + "..."
 
 
-class GameLog:
+class GameLog(GameState):
     """The log-writing half of engine.Game (a mixin: it uses the game's round,
     phase and log, and is used by its decisions and effects)."""
 
     log_chars = 0  # characters logged so far, against MAX_LOG_CHARS
 
-    def say(self, text, see="all", others=None, **extra):
+    def say(self, text: str, see: str | list[str] = "all", others: str | None = None,
+            **extra: Any) -> None:
         """Log one event. `see` is "all" or the ids of the seats that may read
         `text`; everyone else reads `others` (or nothing) — see views.log_for."""
         if len(self.log) >= MAX_LOG:
@@ -81,7 +95,8 @@ class GameLog:
         if self.log_chars > MAX_LOG_CHARS:
             raise RuleError(f"the log passed {MAX_LOG_CHARS:,} characters (long lines "
                             "'log'ged in a loop?)")
-        entry = {"round": self.round, "phase": self.phase, "text": text, "see": see}
+        entry: dict[str, Any] = {"round": self.round, "phase": self.phase, "text": text,
+                                 "see": see}
         if others is not None:
             entry["others"] = others
         elif "others_event" in extra:  # nobody reads another text: nor other data
@@ -91,7 +106,8 @@ class GameLog:
         entry.update(extra)
         self.log.append(entry)
 
-    def say_secret(self, text, seers, others, others_event=None, **extra):
+    def say_secret(self, text: str, seers: set[str] | None, others: str | None,
+                   others_event: dict | None = None, **extra: Any) -> None:
         """Log an event some seats may not see: public when everyone may
         (`others_event`: the event's data as the others know it)."""
         if seers is None:
@@ -101,16 +117,16 @@ class GameLog:
                 extra["others_event"] = others_event
             self.say(text, sorted(seers), others, **extra)
 
-    log_failures = ()  # diagnostics of log texts that failed (Game.text_of)
+    log_failures: tuple[Diagnostic, ...] = ()  # diagnostics of log texts that failed (text_of)
 
-    def log_text(self, make, to=_ALL):
+    def log_text(self, make: Callable[[], list | None], to: Any = _ALL) -> None:
         """`log`: the line's parts made by `make`, written as log_parts writes
         them (text_of: a text that fails is a note, never a failed game)."""
         parts = self.text_of(make)
         if parts is not None:
             self.log_parts(parts, to)
 
-    def text_of(self, make, *args):
+    def text_of(self, make: Callable[..., Any], *args: Any) -> Any:
         """The parts a log text makes. A log text is made only when a log is
         kept, so making one may neither spend steps nor end the game: the
         same game played quietly (simulate) never made it. One that fails
@@ -129,7 +145,7 @@ class GameLog:
         finally:
             self.fuel = fuel
 
-    def log_parts(self, parts, to=_ALL):
+    def log_parts(self, parts: Sequence, to: Any = _ALL) -> None:
         """`log "...{x}..."`: a component some seat may not see is shown to it
         as 'a <kind>' (parts alternate literal text and values). With `to`
         (`log ... to SIDES`), only those sides read the line at all."""
@@ -149,7 +165,7 @@ class GameLog:
             self.say(text, event=event) if readers is None else \
                 self.say(text, sorted(readers), event=event)
             return
-        seers = set.intersection(*(set(knowers(c)) for c in hidden))
+        seers = set.intersection(*(set(hidden_knowers(c)) for c in hidden))
         hide = set(hidden)
         shown_text = "".join(p if i % 2 == 0 else shown(p, hide, say, ", ")
                              for i, p in enumerate(parts))
@@ -162,9 +178,10 @@ class GameLog:
         if readers - seers:
             self.say(shown_text, sorted(readers - seers), event=event)
 
-    _picked = {}  # component -> readers: what the last secret decision(s) hid
+    _picked: dict[Comp, frozenset[str]] = {}  # component -> readers: what the last secret
+    # decision(s) hid
 
-    def sourced(self, value, comps, field):
+    def sourced(self, value: Any, comps: Iterable[Any], field: str | None) -> Any:
         """A value a log text or prompt read from the fields of `comps`: as
         secret as the decision that picked one of them still hidden (its name
         is what the decision hid); else the value itself, for all to read."""
@@ -174,12 +191,12 @@ class GameLog:
         for c in comps:
             seers = picked.get(c) if type(c) is Comp else None
             if seers is not None and viewers(c.zone) is not None:
-                seers = seers | knowers(c)  # and those shown it since (reveal)
+                seers = seers | hidden_knowers(c)  # and those shown it since (reveal)
                 readers = seers if readers is None else readers & seers
                 hidden.append(c)
         return value if readers is None else Sourced(value, hidden, readers, field)
 
-    def ident(self, x):
+    def ident(self, x: Any) -> Any:
         """`x.id` shown in a text: a component's id is the component, so the
         id of one lying where some seat may not see it is as secret as the
         component itself (views.Sourced, read as 'a <kind>')."""
@@ -187,9 +204,9 @@ class GameLog:
             return self.attr(x, "id")
         if viewers(x.zone) is None:
             return x.id
-        return Sourced(x.id, [x], knowers(x), "id")
+        return Sourced(x.id, [x], hidden_knowers(x), "id")
 
-    def say_at(self, template, *places, **extra):
+    def say_at(self, template: Sequence[str | int], *places: Any, **extra: Any) -> None:
         """A line about pieces at places (spaces or components): a component
         lying where some seat may not see it is 'a <kind>' to those seats.
         `template` is a sequence of texts and place numbers (0, 1 ...): the
@@ -205,7 +222,7 @@ class GameLog:
         if not hidden:
             self.say(text, **extra)
             return
-        seers = set.intersection(*(set(knowers(c)) for c in hidden))
+        seers = set.intersection(*(set(hidden_knowers(c)) for c in hidden))
         shown = _fill(template, [f"a {p.kind}" if p in hidden else words.place(p)
                                  for p in places])
         if event is not None:
@@ -213,7 +230,8 @@ class GameLog:
                                                  for k, p in zip(keys, places)}}
         self.say(text, sorted(seers), shown, **extra)
 
-    def say_event(self, say, subject, seers, others, **extra):
+    def say_event(self, say: Say, subject: Any, seers: set[str] | None, others: str | None,
+                  **extra: Any) -> bool:
         """An event's own line (a statement's `log` clause): `say(subject)`
         gives its parts, text and values alternating. Those who may not see the
         event (`seers`, None for everyone) read the engine's own words
@@ -229,7 +247,7 @@ class GameLog:
         if not text:  # `log ""`: another line tells this event; a decision keeps its own
             return "decision" not in extra
         if hidden:
-            know = set.intersection(*(set(knowers(c)) for c in hidden))
+            know = set.intersection(*(set(hidden_knowers(c)) for c in hidden))
             if seers is None:  # a public event told in words that name a secret
                 hide = set(hidden)
                 if "event" in extra:
@@ -243,14 +261,16 @@ class GameLog:
         return True
 
     _releasing = False
-    _held = ()  # `choose each`: the answers' lines, kept until all have answered
-    _held_at = ()  # ... and where its answers start among the decisions being carried out
+    # `choose each`: the answers' lines, kept until all have answered ...
+    _held: tuple[list[tuple[tuple, dict]], ...] = ()
+    # ... and where its answers start among the decisions being carried out
+    _held_at: tuple[int, ...] = ()
 
-    def hold_choices(self):
+    def hold_choices(self) -> None:
         self._held = (*self._held, [])
         self._held_at = (*self._held_at, len(self._deciding))
 
-    def release_choices(self):
+    def release_choices(self) -> None:
         *rest, lines = self._held
         self._held = tuple(rest)
         *more, at = self._held_at
@@ -265,7 +285,8 @@ class GameLog:
         finally:
             self._releasing = False
 
-    def _log_choice(self, player, name, opt, label, note=None, say=None, **extra):
+    def _log_choice(self, player: Side, name: str, opt: Any, label: Any,
+                    note: str | None = None, say: Say | None = None, **extra: Any) -> None:
         """A decision's line: "green chooses move (action)", or the decision's
         own `log` line. When the option taken is made of components some seat
         may not see (a card from a hand), those seats read only what the table
@@ -286,36 +307,38 @@ class GameLog:
         text = f"{who} chooses {label}{tail}"
         # the chooser, and those who know every hidden component the option holds
         seers = None if not hidden else \
-            {player.id} | set.intersection(*(set(knowers(c)) for c in comps)) if comps \
+            {player.id} | set.intersection(*(set(hidden_knowers(c)) for c in comps)) if comps \
             else set(label.readers)
         if type(label) is Secret:  # (not read by a chooser it hides from: a person reads 'a card')
+            assert seers is not None  # (the label is hidden)
             seers &= label.readers
         # the table reads neither the note (forced, or how a bot ranked) nor the count
         public = "" if name.startswith("choice@") else f" ({name})"
         others = None if not hidden else \
             f"{who} chooses {count_of(comps) if comps else label.others}{public}"
-        event = {"kind": "decision", "player": player.id, "decision": name, "choice": label}
+        event: dict[str, Any] = {"kind": "decision", "player": player.id, "decision": name,
+                                 "choice": label}
         items = [v for v in values if type(v) is Comp]
         if items:
             event["items"] = [item(self.program.words, c) for c in items]
         for k in ("options", "forced", "bot"):
             if k in extra:
                 event[k] = extra[k]
-        secret = None if not hidden else {"kind": "decision", "player": player.id,
-                                          "decision": name, "items": counts(comps)}
+        secret: dict[str, Any] | None = None if not hidden else {
+            "kind": "decision", "player": player.id, "decision": name, "items": counts(comps)}
         if extra.get("bot"):
             secret = secret and {**secret, "bot": True}
         extra = dict(extra, event=event, others_event=secret)
         # what this decision hid, for the texts that read it (sourced); answers
         # given together (choose each) are one group
         self._picked = {} if not self._releasing else dict(self._picked)
-        for c in comps:
-            self._picked[c] = frozenset(seers)
+        for c in comps:  # (the option hides comps: seers is a set)
+            self._picked[c] = frozenset(cast("set[str]", seers))
         if say is None or not self.say_event(say, label, seers, others, decision=name,
                                              player=player.id, **extra):
             self.say_secret(text, seers, others, decision=name, player=player.id, **extra)
 
-    def _log_reveal(self, comp, sides):
+    def _log_reveal(self, comp: Comp, sides: list[Side]) -> None:
         """`reveal`: the component is named to those shown it (and to those
         who could see it anyway); the others read that something was shown."""
         words = self.program.words
@@ -329,14 +352,15 @@ class GameLog:
                         event={**event, "items": [item(words, comp)]},
                         others_event={**event, "items": counts([comp])})
 
-    def _log_moves(self, moved, dest, top=True, say=None, subject=None):
+    def _log_moves(self, moved: list[tuple[Comp, Zone | None]], dest: Zone,
+                   top: bool = True, say: Say | None = None, subject: Any = None) -> None:
         """One sentence per source zone: "Old Coin goes from market to
         amber's tableau". Components nobody else may see, before and after,
         read as 'a card' to those who may not; the lines go in zone order,
         never in an order that depends on identity. A move within one zone
         is said only for a deck (its order is what changed)."""
         words = self.program.words
-        groups = {}
+        groups: dict[Zone | None, list[Comp]] = {}
         for c, src in moved:
             groups.setdefault(src, []).append(c)
         order = sorted(groups, key=lambda z: "" if z is None else z.id) \
@@ -369,7 +393,7 @@ class GameLog:
         def event(ls, k):  # the move's data: per source zone, what went
             return {**head, "moves": [x[k] for x in ls], "count": sum(x[5] for x in ls)}
 
-        def say_line(line):
+        def say_line(line: tuple[str, set[str] | None, str | None, dict, dict, int]) -> None:
             self.say_secret(*line[:3], event=event([line], 3), others_event=event([line], 4))
         if say is None:
             for line in lines:
@@ -383,7 +407,8 @@ class GameLog:
                 for line in lines:
                     say_line(line)
 
-    def _log_draw(self, drawn, src, dst, say=None, subject=None):
+    def _log_draw(self, drawn: list[Comp], src: Zone, dst: Zone, say: Say | None = None,
+                  subject: Any = None) -> None:
         """`draw`: one sentence for all the cards drawn, "boss3 draws Informant
         from street life" (whose zone they go to), else "2 cards are drawn
         from jobs deck to market"."""
@@ -409,14 +434,15 @@ class GameLog:
                                              others if seers is not None else None, **data):
             self.say_secret(text, seers, others, **data)
 
-    def _log_roll(self, dice, say=None, subject=None):
+    def _log_roll(self, dice: Sequence[Comp], say: Say | None = None,
+                  subject: Any = None) -> None:
         """One sentence per zone rolled, subject first: "red rolls 4 and 2"
         (whose turn it is, or whose zone), else "cup shows 4 and 2". Faces of
         dice in a zone some seat may not see reach only those who may; the
         others read how many dice were rolled. A rule's own line (`say`) tells
         the whole roll, so it is read only by those who see every zone rolled."""
         words = self.program.words
-        by_zone = {}
+        by_zone: dict[Zone | None, list[Comp]] = {}
         for d in dice:
             by_zone.setdefault(d.zone, []).append(d)
         lines = []  # (text, seers, others, event, dice) per zone
@@ -447,12 +473,12 @@ class GameLog:
                     "others_event": event}
             if self.say_event(say, subject, seers, others, **data):
                 return  # the rule's line says the whole roll
-        for text, seers, others, event, faces in lines:
-            self.say_secret(text, seers, others, event={**event, "dice": faces},
+        for text, seers, others, event, shown_dice in lines:
+            self.say_secret(text, seers, others, event={**event, "dice": shown_dice},
                             others_event=event)
 
 
-def _fill(template, names) -> str:
+def _fill(template: Sequence[str | int], names: list[str]) -> str:
     """A say_at line: its texts as written, each place number replaced by that
     place's name."""
     return "".join(names[t] if isinstance(t, int) else t for t in template)

@@ -16,26 +16,31 @@ games are the same object for object.
 from __future__ import annotations
 
 import keyword
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..model.state import Comp, FrozenList, PieceRow, Space, Zone
 from ..support.diskcache import compiled_code
+
+if TYPE_CHECKING:
+    from .gamestate import GameState
+    from .program import _Layout, _Template
 
 FILE = "<new game>"
 LOOPED = 2_000  # more components than this are made by loops (see _components_looped)
 
 
-def builder(tpl, lay, nsides):
+def builder(tpl: _Template, lay: _Layout, nsides: int) -> Callable[[GameState], None]:
     """A function build(G) that gives G's sides their variables and zones,
     and sets G's game zones, spaces, tracks and components."""
     text, consts = source(tpl, lay, nsides)
-    ns = {"__builtins__": {}}
+    ns: dict[str, Any] = {"__builtins__": {}}
     exec(compiled_code(text, FILE), ns)
     build = ns["build"]
     return lambda G: build(G, consts, object.__new__, Space, Comp, Zone, PieceRow, FrozenList,
                            setattr)
 
 
-def source(tpl, lay, nsides) -> tuple[str, tuple]:
+def source(tpl: _Template, lay: _Layout, nsides: int) -> tuple[str, tuple]:
     """The builder's code, and the constants it reads by position."""
     w = _Writer()
     w.line("def build(G, K, new, Space, Comp, Zone, PieceRow, FrozenList, setattr):")
@@ -62,7 +67,7 @@ def source(tpl, lay, nsides) -> tuple[str, tuple]:
     return "\n".join(w.lines) + "\n", tuple(w.consts)
 
 
-def _spaces(w, tpl, lay, nsides):
+def _spaces(w: _Writer, tpl: _Template, lay: _Layout, nsides: int) -> None:
     """Spaces and tracks as straight-line code: one store per value."""
     # their fields first (refs may point forward), as the loops did
     for i, fields in enumerate(lay.space_fields):
@@ -86,7 +91,7 @@ def _spaces(w, tpl, lay, nsides):
     w.line(f" G.tracks = {{{tracks}}}")
 
 
-def _spaces_looped(w, tpl, lay, nsides):
+def _spaces_looped(w: _Writer, tpl: _Template, lay: _Layout, nsides: int) -> None:
     """Spaces and tracks as loops over constant tables (as
     _components_looped): the same objects, attributes in the same order."""
     fields = [{_ident(k): (tpl.space_links[i] if k == "_links" else v) for k, v in f.items()}
@@ -124,7 +129,7 @@ def _spaces_looped(w, tpl, lay, nsides):
            f"{w.k([tuple(t) for t in tpl.track_places])}}}")
 
 
-def _components(w, lay, nsides):
+def _components(w: _Writer, lay: _Layout, nsides: int) -> None:
     """Components as straight-line code: one store per value."""
     refs: dict = {}
     for i, py, kind, v in lay.comp_refs:
@@ -152,7 +157,7 @@ def _components(w, lay, nsides):
             w.line(f" c{i}.zone = z")
 
 
-def _components_looped(w, lay, nsides):
+def _components_looped(w: _Writer, lay: _Layout, nsides: int) -> None:
     """Components as loops over constant tables: the same objects, in the
     same order, with the same attributes in the same order; code whose size
     does not grow with the components (a ruleset of tens of thousands would
@@ -193,10 +198,10 @@ class _Writer:
         self.consts: list = []
         self.zones = 0
 
-    def line(self, text):
+    def line(self, text: str) -> None:
         self.lines.append(text)
 
-    def k(self, v) -> str:
+    def k(self, v: Any) -> str:
         """A value as code: itself if a plain number, true/false or none,
         else its place in K."""
         if v is None or type(v) is bool or (type(v) is int and abs(v) < 2**62):
@@ -204,7 +209,8 @@ class _Writer:
         self.consts.append(v)
         return f"K[{len(self.consts) - 1}]"
 
-    def zone(self, name, owner, holder, zid, z, side=False) -> str:
+    def zone(self, name: str, owner: str, holder: str | None, zid: str | None, z: Any,
+             side: bool = False) -> str:
         """A new zone (as Zone.__init__ fills it), in a fresh local name; a
         side's zone is named after the side's id, known when the game is."""
         self.zones += 1
@@ -217,7 +223,7 @@ class _Writer:
             self.line(f" {v}.{attr} = {code}")
         return v
 
-    def row(self, piece, location, nsides) -> str:
+    def row(self, piece: str, location: str, nsides: int) -> str:
         self.line(" r = new(PieceRow)")
         self.line(f" r.piece = {self.k(piece)}")
         self.line(f" r.location = {location}")
@@ -225,7 +231,7 @@ class _Writer:
         return "r"
 
 
-def _ref(kind, v) -> str:
+def _ref(kind: str, v: Any) -> str:
     if kind == "space":
         return f"s{v}"
     return f"FrozenList([{', '.join(f's{x}' for x in v)}])"

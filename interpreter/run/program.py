@@ -8,6 +8,7 @@ import gc
 import random
 from collections import OrderedDict
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..compile.compiler import compile_ruleset
 from ..language import ast as A
@@ -20,6 +21,10 @@ from ..support.diskcache import cached, compiled_code
 from ..support.limits import DEFAULT_STEPS
 from .builtins import RULES_FILE, namespace
 from .newgame import builder
+
+if TYPE_CHECKING:
+    from ..compile.common import Compiled
+    from .engine import Game
 
 _PROGRAMS: "OrderedDict[tuple, tuple]" = OrderedDict()  # key -> (Ruleset, Compiled, diags)
 _KEEP_PROGRAMS = 24
@@ -39,7 +44,7 @@ def _draws_inline() -> bool:
             r = b.getrandbits(k)
             while r >= n:
                 r = b.getrandbits(k)
-            if a._randbelow(n) != r:
+            if a._randbelow(n) != r:  # type: ignore[attr-defined]  # CPython's own
                 return False
     return True
 
@@ -62,7 +67,11 @@ class StopGame(Exception):
 class Program:
     """A checked and compiled ruleset, from which games are made."""
 
-    def __init__(self, rs: Ruleset, compiled, diags):
+    # id -> name of the seats, sides, spaces and pieces; of the components
+    # (model/labels.py: made once, when a person's screen first asks)
+    _label_names: tuple[dict[str, str], dict[str, str]]
+
+    def __init__(self, rs: Ruleset, compiled: Compiled, diags: list[Diagnostic]):
         self.rs = rs
         self.compiled = compiled
         self.warnings = [d for d in diags if d.severity != "error"]
@@ -94,18 +103,21 @@ class Program:
         self.summary = ns[compiled.summary] if compiled.summary else None
         self.rounds_fn = ns[compiled.rounds_fn] if compiled.rounds_fn else None
         self.rounds_kind = compiled.rounds_kind
-        self.handlers = {}
+        # event -> [(owner id or None, instead, handler)], in order
+        self.handlers: dict[str, list[tuple[str | None, bool, Callable]]] = {}
         for event, prio, order, owner, instead, fn in sorted(
                 compiled.handlers, key=lambda h: (-h[1], h[2])):
             self.handlers.setdefault(event, []).append((owner, instead, ns[fn]))
-        self.abilities = {}
+        # window -> [(label, owner id or None, condition, body)], in order
+        self.abilities: dict[str, list[tuple[str, str | None, Callable, Callable]]] = {}
         for window, label, owner, cond, body, _ in compiled.abilities:
             self.abilities.setdefault(window, []).append((label, owner, ns[cond], ns[body]))
         # per component with handlers or abilities, what it adds to while it
         # lies in a live zone: a live count, and its handler's place in the
         # event's order (None for an ability)
         self.fast = compiled.backend == "fast"
-        self.hooks = {}  # the reference back end tests each handler as it comes to it
+        # the reference back end tests each handler as it comes to it
+        self.hooks: dict[str, list[tuple[str, str | None, int | None]]] = {}
         for event, hs in (self.handlers.items() if self.fast else ()):
             for pos, (owner, _, _) in enumerate(hs):
                 if owner is not None:
@@ -114,8 +126,9 @@ class Program:
             for _, owner, _, _ in abs_:
                 if owner is not None:
                     self.hooks.setdefault(owner, []).append((f"wn_{window}", None, None))
-        self._rows = {}  # side count -> where locations get piece counts (rows)
-        self._layouts = {}  # side count -> _Layout
+        # side count -> where locations get piece counts (rows)
+        self._rows: dict[int, tuple[tuple[list, list], dict[str, tuple[list, list]]]] = {}
+        self._layouts: dict[int, _Layout] = {}  # side count -> _Layout
         self.tables = to_table(rs.tables)
         self.template = _Template(rs)
         self.words = self.template.words  # the log's names (logwords)
@@ -133,7 +146,7 @@ class Program:
         place = {c[0]: i for i, c in enumerate(self.template.comps)}
         self.comp_hooks = [(place[cid], counts) for cid, counts in self.hooks.items()]
         # fast: event -> {owning component's id: its handlers' places}, for `on X`
-        self.places_of = {}
+        self.places_of: dict[str, dict[str, list[int]]] = {}
         for event, hs in (self.handlers.items() if self.fast else ()):
             for pos, (owner, _, _) in enumerate(hs):
                 if owner is not None:
@@ -145,10 +158,10 @@ class Program:
         self.given = set(compiled.given)  # pieces that change hands between sides
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self.rs.id
 
-    def rows(self, nsides):
+    def rows(self, nsides: int) -> tuple[tuple[list, list], dict[str, tuple[list, list]]]:
         """(piece kinds with a count of their own at each space, shared zero
         rows for the others, and the same two per component kind). The fast
         back end gives a location a count only for the piece kinds rules
@@ -165,7 +178,7 @@ class Program:
                 kind: split({"comp", f"comp:{kind}"}) for kind in self.rs.kinds})
         return layout
 
-    def layout(self, nsides):
+    def layout(self, nsides: int) -> _Layout:
         """What a new game of nsides sides copies, worked out once: each
         space's and component's fields with its shared zero rows, which
         locations get rows of their own, and where components start."""
@@ -181,7 +194,7 @@ class Program:
         return A.NOWHERE
 
 
-def _allow_lists(rs: Ruleset):
+def _allow_lists(rs: Ruleset) -> tuple[dict[Any, set[str]], dict[Any, set[str]]]:
     """What `x.name` may read and write when the checker could not tell what x
     is: exactly the fields the language documents and the names the ruleset
     declares, per kind of value (components per kind)."""
@@ -250,7 +263,7 @@ class _Template:
                             for py, kind, v in refs] for _, refs in self.space_attrs]
         self.comp_refs = [[(py, kind, at[v] if kind == "space" else [at[x] for x in v])
                            for py, kind, v in refs] for _, _, refs, _ in self.comps]
-        links = [{} for _ in self.space_ids]
+        links: list[dict[str, list[int]]] = [{} for _ in self.space_ids]
         for kind, pairs in self.links:
             for a, b in pairs:
                 links[at[a]].setdefault(kind, []).append(at[b])
@@ -274,10 +287,16 @@ class _Template:
 class _Layout:
     """A program's new-game layout for one number of sides (Program.layout)."""
 
+    build: Callable[[Game], None]  # builds a new game's board (newgame.builder)
+
     def __init__(self, tpl, space_rows, rows_of):
         space_own, space_zero = space_rows
         self.space_own = space_own
         self.space_fields = [{**f, **dict(space_zero)} for f in tpl.space_fields]
+        self.comp_fields: list[dict]
+        self.comp_own: list[tuple[int, list]]
+        self.kinds: dict[str, list[int]]  # component kind -> places in the game's list
+        self.starts: dict[str, list[int]]  # game zone -> places of the components in it
         self.comp_fields, self.comp_own, self.kinds, self.starts = [], [], {}, {}
         self.comp_refs = [(i, py, kind, v) for i, refs in enumerate(tpl.comp_refs)
                           for py, kind, v in refs]
@@ -319,8 +338,9 @@ def _data(v):
 BACKENDS = ("fast", "reference")
 
 
-def load_program(path, extra=None, variant=None, options=None,
-                 backend="fast") -> tuple[Program | None, list[Diagnostic]]:
+def load_program(path: str | Path, extra: list | None = None, variant: str | None = None,
+                 options: dict | None = None,
+                 backend: str = "fast") -> tuple[Program | None, list[Diagnostic]]:
     """Load, check and compile a ruleset folder — with a variant and the
     overlays its options select — plus extra (scenario) functions, for a
     back end (compiler.Compiler: "fast", or "reference", the plain one the
@@ -424,20 +444,23 @@ def option_problems(rs: Ruleset, given: dict) -> list[Diagnostic]:
     for name, value in given.items():
         if name not in rs.options:
             shown = name if len(str(name)) <= 60 else str(name)[:57] + "..."
-            out.append(Diagnostic(*rs.where.get("game", (str(rs.path), 1, 1)), "OPTION",
+            where: tuple[str, int, int] = rs.where.get("game", (str(rs.path), 1, 1))
+            out.append(Diagnostic(*where, "OPTION",
                                   f"unknown option {shown!r}",
                                   hint="options: " + (", ".join(rs.options) or "none")))
             continue
         choices = rs.options[name]["choices"]
         if _coerce(value, choices) not in choices:
             shown = value if len(str(value)) <= 60 else str(value)[:57] + "..."
-            out.append(Diagnostic(*rs.options[name]["at"], "OPTION",
+            at: tuple[str, int, int] = rs.options[name]["at"]
+            out.append(Diagnostic(*at, "OPTION",
                                   f"option {name}={shown!r} is not allowed",
                                   hint="choices: " + ", ".join(str(c) for c in choices)))
     return out
 
 
-def active_seats(rs: Ruleset, options: dict, players: int | None = None) -> list:
+def active_seats(rs: Ruleset, options: dict,
+                 players: int | None = None) -> list[tuple[str, str | None]]:
     """The seats that play: chosen by an option with `seats:`, else the first
     `players` seats (default: as many as the game allows); the count leaves
     out the bots, whose seats always play."""
@@ -458,7 +481,8 @@ def with_players(rs: Ruleset, options: dict, players: int | None) -> dict:
     becomes that option's value (the option is another name for the count)."""
     if players is None:
         return options
-    where = rs.where.get("players") or rs.where.get("game", (str(rs.path), 1, 1))
+    where: tuple[str, int, int] = \
+        rs.where.get("players") or rs.where.get("game", (str(rs.path), 1, 1))
     if not (isinstance(players, int) and rs.min_players <= players <= rs.max_players):
         raise DiagnosticError(Diagnostic(
             *where, "OPTION", f"{rs.name or rs.id} is played by {rs.min_players}"
@@ -471,18 +495,21 @@ def with_players(rs: Ruleset, options: dict, players: int | None) -> dict:
         fits = [c for c in opt["choices"] if len(seats.get(str(c), ())) == players]
         if not seats:
             continue
+        at: tuple[str, int, int]
         if not fits:
-            raise DiagnosticError(Diagnostic(*opt["at"], "OPTION", f"no value of option "
+            at = opt["at"]
+            raise DiagnosticError(Diagnostic(*at, "OPTION", f"no value of option "
                                              f"{name!r} seats {players} players"))
         if name in out and _coerce(out[name], opt["choices"]) not in fits:
+            at = opt["at"]
             raise DiagnosticError(Diagnostic(
-                *opt["at"], "OPTION", f"option {name}={out[name]} does not seat {players} "
+                *at, "OPTION", f"option {name}={out[name]} does not seat {players} "
                 f"players", hint=f"{name}={fits[0]} does"))
         out[name] = fits[0]
     return out
 
 
-def validate_ruleset(path) -> list[Diagnostic]:
+def validate_ruleset(path: str | Path) -> list[Diagnostic]:
     """Check a ruleset, each of its variants, and each overlay a variant's
     options can select (one at a time, on top of the variant's defaults).
     The findings are kept on disk against the content of the folder's files."""
@@ -513,7 +540,7 @@ def _checked_all(path) -> list[Diagnostic]:
     return collapse(found)  # a file every layer reads: its problems once
 
 
-def tune_gc():
+def tune_gc() -> None:
     """Make the collector look at young objects less often. A game makes many
     short-lived containers (options, tuples, lists) and keeps only a few
     hundred, so Python's default (every 700 new containers) mostly scans the

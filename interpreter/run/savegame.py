@@ -15,11 +15,15 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..load.yamlio import read_text, validator
 from ..support.diagnostics import Diagnostic, DiagnosticError
 from ..support.limits import MAX_JSON_DEPTH
 from .agents import ScriptedAgent
+
+if TYPE_CHECKING:
+    from .engine import Game, Program
 
 FORMAT = 1
 VARIANT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")  # a folder under variants/, nothing else
@@ -32,7 +36,7 @@ class Step:
     decision: str | None = None
 
 
-def variant_problem(variant) -> str | None:
+def variant_problem(variant: Any) -> str | None:
     """Why `variant` cannot name a variant folder (None when it can)."""
     if variant is None:
         return None
@@ -45,7 +49,8 @@ def variant_problem(variant) -> str | None:
     return None
 
 
-def write_save(path: Path, program, game, variant=None, agents=None, error=None) -> None:
+def write_save(path: str | Path, program: Program, game: Game, variant: str | None = None,
+               agents: list[str | None] | None = None, error: str | None = None) -> None:
     """Write the save; the ruleset path is stored relative to the save's folder."""
     folder = Path(path).resolve().parent
     try:
@@ -70,7 +75,7 @@ def write_save(path: Path, program, game, variant=None, agents=None, error=None)
     Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
-def load_save(path: Path) -> dict:
+def load_save(path: str | Path) -> dict:
     """A checked save file; DiagnosticError (code SAVE-INVALID and friends) if not."""
     path = Path(path)
     diags: list[Diagnostic] = []
@@ -78,7 +83,7 @@ def load_save(path: Path) -> dict:
     if text is None:
         raise DiagnosticError(diags)
 
-    def bad(msg, hint=""):
+    def bad(msg: str, hint: str = "") -> DiagnosticError:
         return DiagnosticError(Diagnostic(str(path), 1, 1, "SAVE-INVALID", msg, hint=hint))
 
     depth = _json_depth(text)
@@ -92,9 +97,9 @@ def load_save(path: Path) -> dict:
                                          f"not a saved game: {getattr(e, 'msg', e)}")) from None
     errors = sorted(validator("save").iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
-        e = errors[0]
-        where = "/".join(str(p) for p in e.absolute_path) or "the file"
-        raise bad(f"{where}: {_short(e.message)}", hint="a saved game is written by "
+        first = errors[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "the file"
+        raise bad(f"{where}: {_short(first.message)}", hint="a saved game is written by "
                   "`rulebook play --save`")
     problem = variant_problem(data.get("variant"))
     if problem:
@@ -105,19 +110,20 @@ def load_save(path: Path) -> dict:
     return data
 
 
-def saved_ruleset(path: Path, data: dict) -> Path:
+def saved_ruleset(path: str | Path, data: dict) -> Path:
     """Where the saved game's ruleset is: relative to the save file's folder."""
     return Path(path).resolve().parent / data["ruleset"]
 
 
-def replay_agents(saved: dict, agents: list, specs: list | None = None):
+def replay_agents(saved: dict, agents: list,
+                  specs: list | None = None) -> list[ScriptedAgent | None]:
     """Agents that first replay the saved choices, then (resuming) hand over
     to `agents`, one per seat. An agent of the same kind as the one saved
     for its seat (`specs`) is shown every replayed decision of its seat, so
     that a random agent's generator is exactly where it was at that point."""
     script = [Step(p, label, name) for p, name, label in saved["choices"]]
     before = saved.get("agents") or []
-    out = []
+    out: list[ScriptedAgent | None] = []
     for i, a in enumerate(agents):
         if a is None:
             out.append(None)

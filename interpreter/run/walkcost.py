@@ -12,12 +12,17 @@ twice is counted twice, as a comparison walks it twice).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterable
+
 from ..support.limits import STEP_CHUNK
+
+if TYPE_CHECKING:
+    from .gamestate import GameState
 
 _NESTED = (list, tuple, dict)
 
 
-def nested_items(G, values, times: int = 1) -> None:
+def nested_items(G: GameState, values: Iterable[Any], times: int = 1) -> None:
     """Pay `times` steps for every item nested inside the values of
     `values` (the values themselves are paid for by the caller)."""
     todo = [v for v in values if isinstance(v, _NESTED)]
@@ -35,7 +40,7 @@ def nested_items(G, values, times: int = 1) -> None:
     _pay(G, owed)
 
 
-def _pay(G, n):
+def _pay(G: GameState, n: int) -> None:
     G.fuel -= n
     if G.fuel < 0:
         G.out_of_steps()

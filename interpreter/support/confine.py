@@ -9,15 +9,16 @@ diagnostics.read_line both ask escapes_root first).
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 __all__ = ["confine", "escapes_root", "ruleset_reach"]
 
 # confined folders: absolute path -> real path (the most recent last)
-_ROOTS: dict = {}
+_ROOTS: dict[str, str] = {}
 _ROOTS_MAX = 256
 
 
-def confine(root) -> None:
+def confine(root: str | Path) -> None:
     """Every file read under `root` from now on must resolve inside it,
     checked on its real path, for every folder on the way."""
     try:
@@ -46,7 +47,7 @@ def escapes_root(path: str) -> str | None:
     return None
 
 
-def ruleset_reach(file, folder) -> bool:
+def ruleset_reach(file: str | Path, folder: str | Path) -> bool:
     """Whether a scenario or save `file` may name the ruleset at `folder` by
     itself (guide, section 13): its own folder, a folder inside it, or the
     folder just above it (`ruleset: ..` from a ruleset's scenarios/), all on

@@ -79,6 +79,8 @@ class Diagnostic:
 class DiagnosticError(Exception):
     """Raised to stop a stage with one or more diagnostics."""
 
+    trace: list  # a game's failure: the rules' spans active, outermost first (run/engine.py)
+
     def __init__(self, diagnostics: list[Diagnostic] | Diagnostic):
         if isinstance(diagnostics, Diagnostic):
             diagnostics = [diagnostics]

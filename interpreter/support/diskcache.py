@@ -19,11 +19,12 @@ import pickle
 import sys
 import tempfile
 from pathlib import Path
-from typing import Callable
+from types import CodeType
+from typing import Any, Callable, Literal
 
 import platformdirs
 
-_folder: Path | None | bool = None  # False: no usable cache this run
+_folder: Path | None | Literal[False] = None  # False: no usable cache this run
 _version: bytes | None = None
 # beyond either bound the oldest entries go, so the folder cannot grow forever
 MAX_ENTRIES = 20_000
@@ -69,7 +70,10 @@ def _code_version() -> bytes:
         # cost more than a warm run takes)
         for lib in ("lark", "ruamel.yaml"):
             try:
-                origin = importlib.util.find_spec(lib).origin
+                spec = importlib.util.find_spec(lib)
+                origin = spec.origin if spec is not None else None
+                if origin is None:
+                    raise LookupError(lib)
                 st = os.stat(origin)
                 h.update(f"{origin} {st.st_size} {st.st_mtime_ns}".encode())
             except Exception:  # not findable: the code hash still holds
@@ -78,14 +82,14 @@ def _code_version() -> bytes:
     return _version
 
 
-def cached(kind: str, parts: tuple, compute: Callable):
+def cached(kind: str, parts: tuple, compute: Callable[[], Any]) -> Any:
     """compute(), or what an earlier run computed for the same kind and
     parts (strings and numbers: a path, a text, offsets)."""
     return _kept(kind, parts, compute, "pickle",
                  lambda v: pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL), pickle.loads)
 
 
-def compiled_code(source: str, filename: str):
+def compiled_code(source: str, filename: str) -> CodeType:
     """compile(source, filename, "exec"), or the code object an earlier run
     compiled from the same generated source (kept like Python's own
     __pycache__, in the private folder, for this Python version only)."""
@@ -93,7 +97,8 @@ def compiled_code(source: str, filename: str):
                  lambda: compile(source, filename, "exec"), "marshal", marshal.dumps, marshal.loads)
 
 
-def _kept(kind, parts, compute, ext, dumps, loads):
+def _kept(kind: str, parts: tuple, compute: Callable[[], Any], ext: str,
+          dumps: Callable[[Any], bytes], loads: Callable[[bytes], Any]) -> Any:
     where = folder()
     if where is None:
         return compute()

@@ -16,6 +16,10 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 
 def grammar_text() -> str:
@@ -24,7 +28,7 @@ def grammar_text() -> str:
 
 
 @lru_cache(maxsize=1)
-def _schema_root():
+def _schema_root() -> Traversable:
     try:
         root = resources.files("interpreter.schema_files")
         if root.joinpath("game.schema.json").is_file():
@@ -50,7 +54,8 @@ def engine_files() -> list[tuple[str, bytes]]:
     cache's version key."""
     out: list[tuple[str, bytes]] = []
 
-    def walk(folder, prefix):  # the sub-packages too, each file by its path in the package
+    # the sub-packages too, each file by its path in the package
+    def walk(folder: Traversable, prefix: str) -> None:
         for f in sorted(folder.iterdir(), key=lambda f: f.name):
             if f.is_dir() and f.name != "__pycache__":
                 walk(f, f"{prefix}{f.name}/")

@@ -13,11 +13,15 @@ its diagnostics as JSON on stdout, as its result.
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any, Iterable
 
 import click
 from rich.console import Console
 
 from .escapes import printable
+
+if TYPE_CHECKING:
+    from rich.segment import Segment
 
 WIDE = 250  # a table's width limit where no terminal sets one
 
@@ -28,17 +32,17 @@ class SafeConsole(Console):
     labels, names and messages. Rich's own colours and cursor moves are
     made after this, so they still work."""
 
-    def _render_buffer(self, buffer) -> str:
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
         return super()._render_buffer(
             s if s.control else s._replace(text=printable(s.text)) for s in buffer)
 
 
-def echo(message=None, **kw) -> None:
+def echo(message: Any = None, **kw: Any) -> None:
     """click.echo, with control characters escaped (JSON is already ASCII)."""
     click.echo(None if message is None else printable(str(message)), **kw)
 
 
-def console(stderr: bool = False, **kw) -> Console:
+def console(stderr: bool = False, **kw: Any) -> Console:
     stream = sys.stderr if stderr else sys.stdout
     try:
         tty = stream.isatty()
