@@ -24,7 +24,7 @@ ANNOTATED = {
     "model": (),
     "run": (),
     "cli": (),
-    "designer": ("htmllog.py", "refdocs.py", "rulecoverage.py", "report.py"),
+    "designer": (),
 }
 
 

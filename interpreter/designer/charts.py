@@ -100,7 +100,7 @@ def _tidy(v: float):
     return int(v) if v == int(v) else v
 
 
-def number(v) -> str:
+def number(v: float) -> str:
     """A number as an axis or a tooltip writes it."""
     if isinstance(v, float):
         v = round(v, 4)

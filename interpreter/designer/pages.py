@@ -23,14 +23,19 @@ per process (jinja2 is imported only by a command that makes a page).
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from ..support.escapes import printable
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
+    from markupsafe import Markup
 
 FOLDER = "templates/html"  # inside the interpreter package (package data)
 
 
 @lru_cache(maxsize=1)
-def environment():
+def environment() -> Environment:
     """The one Jinja2 Environment of the pages (jinja2 is imported only when
     a page is made, so that other commands start without it)."""
     from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -40,13 +45,13 @@ def environment():
                        keep_trailing_newline=True)
 
 
-def render(template: str, **context) -> str:
+def render(template: str, **context: Any) -> str:
     """The page `template` (a file name in templates/html/) with `context`."""
     page = environment().get_template(template).render(**context)
     return "\n".join(printable(line) for line in page.split("\n"))  # (a line: one C test)
 
 
-def built(html: str):
+def built(html: str) -> Markup:
     """HTML (an SVG drawing) that code of this package built itself from
     escaped parts, to be put in a page as it is; never a text from outside."""
     from markupsafe import Markup  # (Jinja2's own)
@@ -56,4 +61,6 @@ def built(html: str):
 
 def stylesheet() -> str:
     """The text of the one stylesheet every page holds (for the tests)."""
-    return environment().loader.get_source(environment(), "page.css")[0]
+    env = environment()
+    assert env.loader is not None  # (made with one)
+    return env.loader.get_source(env, "page.css")[0]

@@ -39,26 +39,26 @@ class Doc:
     def __init__(self):
         self.blocks = []
 
-    def h(self, level, text, anchor=None):
+    def h(self, level: int, text: object, anchor: str | None = None) -> None:
         self.blocks.append(("h", level, str(text), anchor))
 
-    def p(self, text):
+    def p(self, text: object) -> None:
         if text:
             self.blocks.append(("p", str(text)))
 
-    def note(self, text):
+    def note(self, text: object) -> None:
         self.blocks.append(("note", str(text)))
 
-    def lines(self, lines):
+    def lines(self, lines: list) -> None:
         if lines:
             self.blocks.append(("list", lines))
 
-    def table(self, head, rows):
+    def table(self, head: list, rows: list) -> None:
         if rows:
             self.blocks.append(("table", [str(h) for h in head],
                                 [[_cell(c) for c in r] for r in rows]))
 
-    def svg(self, text):
+    def svg(self, text: str) -> None:
         if text:
             self.blocks.append(("svg", text))
 
@@ -224,7 +224,7 @@ class Reference:
         return d
 
     # -- who plays
-    def players(self):
+    def players(self) -> None:
         rs, d = self.rs, self.doc
         d.h(2, "Players", "players")
         lo, hi = rs.min_players, rs.max_players
@@ -240,7 +240,7 @@ class Reference:
             d.p("Sides that never choose but own pieces and can win:")
             d.table(["side", "name"], [[sid, name] for sid, name in rs.sides])
 
-    def options(self):
+    def options(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.options:
             return
@@ -259,7 +259,7 @@ class Reference:
         d.table(["option", "what it sets", "choices", "default"], rows)
 
     # -- things on the table
-    def components(self):
+    def components(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.kinds:
             return
@@ -326,7 +326,7 @@ class Reference:
                 texts[(k.path, *position(each, "id"))] = _text(each.get("text"))
         return texts, descs
 
-    def pieces(self):
+    def pieces(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.pieces:
             return
@@ -339,7 +339,8 @@ class Reference:
             per = rs.piece_supply.get(name) or {}
             supply = ", ".join([f"{k}: {n}" for k, n in per.items()]
                                + ([f"others: {rs.pieces[name]}"] if per else [str(rs.pieces[name])]))
-            spec = raw.get(name) if isinstance(raw.get(name), dict) else {}
+            got = raw.get(name)
+            spec = got if isinstance(got, dict) else {}
             rows.append([name, supply, notes.get(name, ""), _text(spec.get("description"))])
         d.table(["piece", "each side starts with", "worth", "description"], rows)
         if rs.money:
@@ -351,7 +352,7 @@ class Reference:
         return {"game": f"the {w}", "side": f"each side's {w}",
                 "space": f"the {w} of each space"}[scope]
 
-    def zones(self):
+    def zones(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.zones:
             return
@@ -370,7 +371,7 @@ class Reference:
         d.table(["zone", "how many", "kind", "who sees inside", "cards' rules work there",
                  "description"], rows)
 
-    def variables(self):
+    def variables(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.game_vars and not rs.side_vars:
             return
@@ -384,7 +385,7 @@ class Reference:
                  for n, val in rs.side_vars.items()]
         d.table(["name", "kept for", "starts at", "who sees it"], rows)
 
-    def board(self):
+    def board(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.spaces:
             return
@@ -400,7 +401,8 @@ class Reference:
                 [[sid] + [values.get(a) for a in attrs] for sid, values in rs.spaces])
         if rs.tracks:
             d.h(3, "Tracks")
-            tracks = raw.get("tracks") if isinstance(raw.get("tracks"), dict) else {}
+            got = raw.get("tracks")
+            tracks = got if isinstance(got, dict) else {}
             d.table(["track", "spaces in order", "loops round", "description"],
                     [[name, spaces, "yes" if loop else "no",
                       _text((tracks.get(name) or {}).get("description"))
@@ -412,7 +414,7 @@ class Reference:
                     [[kind, "; ".join(f"{a} \u2013 {b}" for a, b in pairs)]
                      for kind, pairs in rs.links.items()])
 
-    def tables(self):
+    def tables(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.tables:
             return
@@ -437,7 +439,7 @@ class Reference:
     def _items(self, cls):
         """The definitions of one class in the rule files; for phases and
         functions the last definition of each name (an override replaces)."""
-        out = {}
+        out: dict = {}
         for m in self.rs.modules:
             for it in m.items:
                 if isinstance(it, cls):
@@ -446,7 +448,7 @@ class Reference:
                     out[key] = it
         return list(out.values())
 
-    def flow(self):
+    def flow(self) -> None:
         d = self.doc
         games = self._items(A.Game)
         parts = {p.part: p for p in self._items(A.GamePart)}
@@ -479,7 +481,7 @@ class Reference:
             d.h(3, "The summary after each round")
             d.lines(block(summary, self.v))
 
-    def phases(self):
+    def phases(self) -> None:
         d = self.doc
         phases = {p.name: p for p in self._items(A.Phase)}
         if not phases:
@@ -496,7 +498,7 @@ class Reference:
                 d.note("This version replaces the phase of the game it builds on.")
             d.lines(block(p.body, self.v) or [Line("Nothing happens.")])
 
-    def functions(self):
+    def functions(self) -> None:
         d = self.doc
         funcs = self._items(A.Func)
         if not funcs:
@@ -509,7 +511,7 @@ class Reference:
                 d.note("This version replaces the rule of the game it builds on.")
             d.lines(block(f.body, self.v) or [Line("Nothing happens.")])
 
-    def triggers(self):
+    def triggers(self) -> None:
         d = self.doc
         handlers = self._items(A.On)
         if not handlers:
@@ -521,7 +523,7 @@ class Reference:
             d.h(3, f"On {words(h.event)}")
             d.lines([Line(on_heading(h, self.v) + ":", block(h.body, self.v))])
 
-    def abilities(self):
+    def abilities(self) -> None:
         d = self.doc
         abilities = self._items(A.Ability)
         if not abilities:
@@ -532,12 +534,12 @@ class Reference:
             d.h(3, f"\u201c{a.label}\u201d at {words(a.window)}")
             d.lines([Line(ability_heading(a, self.v) + ":", block(a.body, self.v))])
 
-    def winning(self):
+    def winning(self) -> None:
         rs, d = self.rs, self.doc
         d.h(2, "Scoring and winning", "winning")
         if rs.score_var:
             d.p(f"The score shown for each player is their {words(rs.score_var)}.")
-        found = []
+        found: list = []
         for where, body in self._bodies():
             _wins(body, [], where, self.v, found)
         if not found:
@@ -569,7 +571,7 @@ class Reference:
                 for it in c.rules.items:
                     yield f"the rules on {c.id}", it.body
 
-    def variants(self):
+    def variants(self) -> None:
         rs, d = self.rs, self.doc
         if not rs.variants and not rs.overlays:
             return
@@ -626,7 +628,8 @@ def _changes(folder: Path, rs) -> list:
     from ..language.parser import Source, parse
     from ..load.yamlio import read_text
 
-    out, groups = [], {}
+    out: list = []
+    groups: dict = {}
     try:
         files = sorted(folder.glob("*.rules"))
     except OSError:
@@ -679,7 +682,7 @@ def _wins(body, conds, where, v, found):
         if isinstance(s, (A.Win, A.EndGame)):
             found.append((where, list(conds), stmt(s, v)[0].text))
         elif isinstance(s, A.If):
-            nots = []
+            nots: list = []
             for cond, b in s.branches:
                 _wins(b, conds + [f"if {' and '.join(nots + [expr(cond, v)])}"], where, v, found)
                 nots.append(f"not ({expr(cond, v)})")
@@ -705,7 +708,7 @@ def _wins(body, conds, where, v, found):
 
 def _groups(comps):
     """Components with copies made by one item's `count:` together."""
-    out = []
+    out: list = []
     for c in comps:
         if (c.copies and out and out[-1][0].copies
                 and (out[-1][0].path, out[-1][0].line, out[-1][0].col) == (c.path, c.line, c.col)
@@ -731,7 +734,8 @@ def _start(v) -> str:
     return _cell(v)
 
 
-def reference(path, variant=None, options=None, fmt="md") -> str:
+def reference(path: str | Path, variant: str | None = None, options: dict | None = None,
+              fmt: str = "md") -> str:
     """The reference of a ruleset folder that loads without errors."""
     from ..load.ruleset import load_ruleset
 

@@ -23,9 +23,14 @@ import html
 import json
 import math
 import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 import click
 
+if TYPE_CHECKING:
+    from ..run.program import Program
+    from .simulate import Job
 
 Z95 = 1.959963984540054
 FAILURES_SHOWN = 10
@@ -43,7 +48,7 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def sole_leader(scores: dict):
+def sole_leader(scores: dict) -> str | None:
     """The one player with the highest score, or None on a shared lead."""
     if not scores:
         return None
@@ -52,7 +57,7 @@ def sole_leader(scores: dict):
     return leaders[0] if len(leaders) == 1 else None
 
 
-def lead_changes(series) -> int:
+def lead_changes(series: list) -> int:
     """How often the sole leader changes along a series of score tables (one
     after each round). A shared lead is no leader: A, tie, B is one change;
     A, tie, A is none."""
@@ -425,7 +430,7 @@ def charts(rep: dict) -> list:
     a single value reads as one bar among its neighbours, not as the whole
     axis; a count that is the same in every game is said in the report's
     table instead."""
-    out = []
+    out: list[dict] = []
     seats = rep["seats"]
     if seats:
         even = rep["first_player"]["expected"] or (1 / len(seats))
@@ -461,7 +466,7 @@ def charts(rep: dict) -> list:
     return out
 
 
-def to_html(rep: dict, margins=None) -> str:
+def to_html(rep: dict, margins: list | None = None) -> str:
     """The report as one page (templates/html/report.html): the charts of
     charts() drawn by charts.py, then the tables of the Markdown report."""
     from .charts import draw
@@ -473,8 +478,9 @@ def to_html(rep: dict, margins=None) -> str:
 
 
 # ------------------------------------------------------------ the command
-def build(program, job, path, seeds: range, workers: int, scheduler=None, timeout=10.0,
-          advance=lambda: None):
+def build(program: Program, job: Job, path: str | Path, seeds: range, workers: int,
+          scheduler: str | None = None, timeout: float = 10.0,
+          advance: Callable[[], None] = lambda: None) -> tuple[dict, list, list]:
     """Play the seeds (locally, or on Dask) and return (report, margins,
     records). A game that rejects its options gives a record with code OPTION."""
     from .simulate import records as local_records

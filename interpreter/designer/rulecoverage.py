@@ -35,7 +35,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-
+from typing import TYPE_CHECKING, Iterator
 
 from ..language import ast as A
 from ..run.builtins import RULES_FILE
@@ -43,6 +43,11 @@ from ..support import terminal
 from .commands import agents_for, esc, program_or_exit, seat_options
 from ..support.diagnostics import DiagnosticError
 from ..run.engine import Game, load_program
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..run.program import Program
 
 KINDS = ("rule", "card", "branch", "trigger", "decision")
 
@@ -57,7 +62,7 @@ class _Counts:
         self.source = program.compiled.source.splitlines()
         self.fwd = [0] * (len(self.source) + 2)
         self.histories: list = []
-        self._lines = None
+        self._lines: dict | None = None
         comp = program.compiled
         self.owner = {h[5]: h[3] for h in comp.handlers}
         self.owner.update({a[4]: a[2] for a in comp.abilities})
@@ -77,7 +82,7 @@ class _Counts:
         if self._lines is None:
             self._index()
         out, seen = [], set()
-        for ln in self._lines.get(key, ()):
+        for ln in (self._lines or {}).get(key, ()):
             d = self.def_at[ln - 1]
             if d not in seen and (test is None or test(self.source[ln - 1].strip())):
                 seen.add(d)
@@ -91,7 +96,7 @@ class Tracer:
     def __init__(self):
         self.progs: dict = {}  # id(program namespace) -> _Counts
 
-    def add(self, program) -> _Counts:
+    def add(self, program: Program) -> _Counts:
         got = self.progs.get(id(program.ns))
         if got is None or got.program is not program:
             got = self.progs[id(program.ns)] = _Counts(program)
@@ -118,7 +123,7 @@ class Tracer:
         return local
 
     @contextmanager
-    def on(self):
+    def on(self) -> Iterator[None]:
         old = sys.gettrace()
         sys.settrace(self._call)
         try:
@@ -184,7 +189,9 @@ def _items(program, root: str) -> list:
     phases = {fn: name for name, fn in comp.phases}
     # the copies of an item (`count:`) share one text of rules: one name for all
     shown = {c.id: c.id.rsplit("-", 1)[0] if c.copies else c.id for c in rs.components}
-    out, named, owners = [], {}, {}
+    out: list = []
+    named: dict = {}
+    owners: dict = {}
     for i, text in enumerate(counts.source, 1):
         m = _DEF.match(text)
         if not m:
@@ -284,7 +291,8 @@ def _items(program, root: str) -> list:
     _unique([it for it in out if it.kind in ("branch", "trigger")],
             lambda it: f"{it.name}:{it.col}")
     # one decision item per name (a name may be asked at several places)
-    merged, seen = [], {}
+    merged: list = []
+    seen: dict = {}
     for it in out:
         if it.kind == "decision":
             if it.name in seen:
@@ -310,7 +318,7 @@ def _unique(items, longer):
         if n[it.name] > 1:
             it.name = longer(it)
     n = Counter(it.name for it in items)
-    seen = Counter()
+    seen: Counter = Counter()
     for it in items:
         if n[it.name] > 1:
             seen[it.name] += 1
@@ -334,7 +342,9 @@ def _measure(probe: tuple, c: _Counts) -> int:
     if kind == "def":
         total = 0
         for ln in c.firsts(key, lambda t: t.startswith("def ")):
-            fn = _DEF.match(c.source[ln - 1]).group(1)
+            m = _DEF.match(c.source[ln - 1])
+            assert m is not None  # a line that starts with "def "
+            fn = m.group(1)
             if _role(fn) == probe[2] and probe[3] in (..., c.owner.get(fn)):
                 total += c.at(ln + 1)
         return total
@@ -396,15 +406,18 @@ def _tally(items, c: _Counts, labels: dict):
             it.count += sum(_measure(pr, c) for pr in it.probe)
 
 
-def cover(path, games=20, seed=0, agents="random", variant=None, options=None, players=None,
-          scenarios=True, max_steps=None, fmt="text") -> dict:
+def cover(path: str | Path, games: int = 20, seed: int = 0, agents: str = "random",
+          variant: str | None = None, options: dict | None = None, players: int | None = None,
+          scenarios: bool = True, max_steps: int | None = None, fmt: str = "text") -> dict:
     """The coverage report as plain data (see the module's docstring)."""
     return cover_all(path, [variant], games, seed, agents, options, players, scenarios,
                      max_steps, fmt)[0]
 
 
-def cover_all(path, variants, games=20, seed=0, agents="random", options=None, players=None,
-              scenarios=True, max_steps=None, fmt="text") -> list:
+def cover_all(path: str | Path, variants: list, games: int = 20, seed: int = 0,
+              agents: str = "random", options: dict | None = None, players: int | None = None,
+              scenarios: bool = True, max_steps: int | None = None,
+              fmt: str = "text") -> list:
     """One report per variant (None: the base game), from one run of the
     scenarios, which every report counts, and `games` random games of each."""
     from .scenario import run_scenario_file
@@ -459,8 +472,8 @@ def cover_all(path, variants, games=20, seed=0, agents="random", options=None, p
 @dataclass
 class _Plan:
     variant: str | None
-    program: object
-    full: object
+    program: Program
+    full: Program
     seated: dict
     items: list
     labels: dict = field(default_factory=dict)
@@ -541,7 +554,7 @@ def _labels_text(labels: dict, most=6) -> str:
     if not labels:
         return ""
     if len(labels) > most * 2:  # many labels: by what comes before ':'
-        grouped = Counter()
+        grouped: Counter = Counter()
         for k, v in labels.items():
             grouped[k.split(":", 1)[0] + (":*" if ":" in k else "")] += v
         labels = dict(sorted(grouped.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -560,7 +573,7 @@ def _status_text(it: dict) -> str:
     return it["status"]
 
 
-def print_report(rep, console=None) -> None:
+def print_report(rep: dict, console: Console | None = None) -> None:
     from rich.table import Table
 
     console = console or terminal.console()
@@ -597,7 +610,7 @@ def print_report(rep, console=None) -> None:
         console.print(f"[yellow]warning:[/yellow] {esc(w)}")
 
 
-def to_html(rep) -> str:
+def to_html(rep: dict) -> str:
     """The report as one page (templates/html/coverage.html)."""
     from .pages import render
 
