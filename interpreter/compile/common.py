@@ -78,7 +78,7 @@ class Compiled:
     handlers: list  # (event, priority, order, owner id|None, instead, function name)
     abilities: list  # (window, label, owner id|None, cond fn, body fn)
     decisions: dict  # decision name -> span of first use
-    given: set | None = None  # piece kinds moved between sides by `give`
+    given: set = field(default_factory=set)  # piece kinds moved between sides by `give`
     # fast back end: piece kind -> where rules ever add it ("space", "comp" for
     # any component, "comp:K" for those of kind K); None (reference): anywhere.
     # Elsewhere its count stays 0 for the whole game.
