@@ -14,12 +14,18 @@ import dataclasses
 import difflib
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..language import ast as A
 from ..language.types import BUILTINS, compatible
 from ..support.diagnostics import Diagnostic
 from .common import _EFFECTS, _tname, _walk
 from .typecheck import SCALARS, TypeCheck
+
+if TYPE_CHECKING:
+    from ..language.ast import Span
+    from ..load.definitions import Ruleset
+    from .common import Compiled, Scope, Var
 
 
 class Checker(TypeCheck):
@@ -28,41 +34,42 @@ class Checker(TypeCheck):
     TypeCheck (typecheck.py)."""
 
     # ---------------------------------------------------------------- reporting
-    def err(self, node, code, msg, hint="", severity="error"):
+    def err(self, node: A.Node | Span, code: str, msg: str, hint: str = "",
+            severity: str = "error") -> None:
         sp = node.span if isinstance(node, A.Node) else node
         self.diags.append(Diagnostic(sp.path, sp.line, sp.col, code, msg, severity, hint))
 
-    def undef(self, node, what, name, known):
+    def undef(self, node: A.Node | Span, what: str, name: str, known: Iterable[str]) -> None:
         near = difflib.get_close_matches(name, sorted(known), n=1)
         self.err(node, "REF-UNDEF", f"undefined {what} {name!r}",
                  hint=f"did you mean {near[0]!r}?" if near else "")
 
-    def expect(self, node, got, want, what):
+    def expect(self, node: A.Node, got: str, want: str, what: str) -> None:
         if not compatible(got, want):
             self.err(node, "TYPE", f"{what} must be {_tname(want)}, not {_tname(got)}")
 
     # ---------------------------------------------------------------- definitions
-    def check_params(self, node, params):
+    def check_params(self, node: A.Node, params: list[str]) -> None:
         seen = set()
         for p in params:
             if p in seen:
                 self.err(node, "DUP-ID", f"parameter {p!r} is named twice")
             seen.add(p)
 
-    def clash(self, g, name, key):
+    def clash(self, g: Scope, name: str, key: tuple) -> None:
         """Seats, sides, game variables and game zones share one namespace."""
         if name in g.names:
-            where = self.rs.where.get(key)
+            where: tuple[str, int, int] | None = self.rs.where.get(key)
             if where:
                 self.diags.append(Diagnostic(*where, "DUP-ID",
                                              f"{name!r} already names another thing "
                                              "(a variable, side or zone)"))
 
-    def builtin_clash(self, name, where):
+    def builtin_clash(self, name: str, where: tuple[str, int, int]) -> None:
         self.diags.append(Diagnostic(*where, "DUP-ID",
                                      f"{name!r} is a built-in name of the language"))
 
-    def check_game_block(self, it, game) -> bool:
+    def check_game_block(self, it: A.Game, game: A.Game | None) -> bool:
         """Is `it` the ruleset's first game block?"""
         if game is not None:
             self.err(it, "DUP-ID", "a ruleset has one 'game' block; another is at "
@@ -70,17 +77,17 @@ class Checker(TypeCheck):
             return False
         return True
 
-    def check_function_name(self, it):
+    def check_function_name(self, it: A.Func) -> None:
         if it.name in BUILTINS or it.name in ("original", "collect"):
             self.err(it, "DUP-ID", f"{it.name!r} is a built-in function")
 
-    def no_game_block(self):
+    def no_game_block(self) -> None:
         path = self.rs.where.get("game", (str(self.rs.path), 1, 1))[0]
         self.diags.append(Diagnostic(path, 1, 1, "REF-UNDEF",
                                      "no 'game { ... }' block in any .rules file",
                                      hint="the game block lists setup, rounds and finish"))
 
-    def check_phases(self, game) -> list:
+    def check_phases(self, game: A.Game) -> list[str]:
         """The game's phases that are defined; the others reported, and the
         phases defined but never played."""
         known = []
@@ -96,13 +103,13 @@ class Checker(TypeCheck):
                          hint="list it in the game's rounds", severity="warning")
         return known
 
-    def check_overrides_of(self, part, overrides):
+    def check_overrides_of(self, part: str, overrides: list[A.GamePart]) -> None:
         """`override setup` (finish, summary) when the game has no such block."""
         for p in overrides:
             self.err(p, "REF-UNDEF", f"'override {part}' overrides nothing: the game has "
                      f"no {part} block")
 
-    def check_define(self, table, node, what) -> str:
+    def check_define(self, table: dict, node: A.Func | A.Phase, what: str) -> str:
         """How `node` joins `table`: "override", "new", "duplicate" or ""
         (an override of nothing)."""
         if getattr(node, "override", False):
@@ -110,7 +117,8 @@ class Checker(TypeCheck):
                 self.undef(node, f"{what} to override", node.name, table)
                 return ""
             prev = table[node.name]
-            if what == "function" and len(prev.params) != len(node.params):
+            if isinstance(prev, A.Func) and isinstance(node, A.Func) and \
+                    len(prev.params) != len(node.params):  # (functions: what == "function")
                 self.err(node, "ARITY", f"override of {node.name!r} takes {len(node.params)} "
                          f"parameter(s); the original takes {len(prev.params)}")
             return "override"
@@ -122,23 +130,24 @@ class Checker(TypeCheck):
         return "new"
 
     # ---------------------------------------------------------------- events and windows
-    def check_ability_params(self, ab) -> bool:
+    def check_ability_params(self, ab: A.Ability) -> bool:
         if not ab.params:
             self.err(ab, "ARITY", "an ability's first parameter is the player using it")
             return False
         return True
 
-    def check_handler_arity(self, h, used):
+    def check_handler_arity(self, h: A.On, used: tuple[int, Span]) -> None:
         if used[0] != len(h.params):
             self.err(h, "ARITY", f"event {h.event!r} is triggered with {used[0]} "
                      f"argument(s) but this handler takes {len(h.params)}")
 
-    def check_ability_arity(self, ab, window, used, nargs):
+    def check_ability_arity(self, ab: A.Ability, window: str, used: tuple[int, Span],
+                            nargs: int) -> None:
         if used[0] != nargs:
             self.err(ab, "ARITY", f"window {window!r} passes {used[0]} argument(s) but this "
                      f"ability takes {nargs} after the player")
 
-    def check_events(self):
+    def check_events(self) -> None:
         """Every handler heard and every ability's window opened, with the
         arguments they take."""
         for entry in self.handler_defs:
@@ -161,7 +170,7 @@ class Checker(TypeCheck):
             else:
                 self.check_ability_arity(ab, window, used, nargs)
 
-    def check_extra_events(self, base):
+    def check_extra_events(self, base: Compiled) -> None:
         """A scenario's own code: a handler or ability whose event or window
         only that code starts."""
         for entry in self.handler_defs:
@@ -169,13 +178,13 @@ class Checker(TypeCheck):
             used = self.events_used.get(h.event)
             if h.event not in (base.events or {}) and used is not None:
                 self.check_handler_arity(h, used)
-        for entry in self.ability_defs:
-            ab = entry[1] if isinstance(entry, tuple) else entry
+        for ab_entry in self.ability_defs:
+            ab = ab_entry[1] if isinstance(ab_entry, tuple) else ab_entry
             used = self.windows_used.get(ab.window)
             if ab.window not in (base.windows or {}) and used is not None and ab.params:
                 self.check_ability_arity(ab, ab.window, used, len(ab.params) - 1)
 
-    def use_event(self, node, event, arity):
+    def use_event(self, node: A.Node, event: str, arity: int) -> None:
         """An event triggered or collected here with `arity` arguments."""
         prev = self.events_used.get(event)
         if prev is not None and prev[0] != arity:
@@ -184,7 +193,7 @@ class Checker(TypeCheck):
         elif prev is None:
             self.events_used[event] = (arity, node.span)
 
-    def use_window(self, s, nargs):
+    def use_window(self, s: A.Window, nargs: int) -> None:
         """A window opened here with `nargs` arguments."""
         prev = self.windows_used.get(s.name)
         if prev is not None and prev[0] != nargs:
@@ -192,7 +201,7 @@ class Checker(TypeCheck):
                      f"with {prev[0]} at {prev[1].path}:{prev[1].line}")
         self.windows_used.setdefault(s.name, (nargs, s.span))
 
-    def check_targets(self, node, t):
+    def check_targets(self, node: A.Node, t: str) -> None:
         """`on X`: components (a component, a list or a zone)."""
         if t in ("int", "bool", "str", "none", "side", "space", "row") or \
                 t.startswith("table") or t == "options":
@@ -200,7 +209,7 @@ class Checker(TypeCheck):
                      f"not {_tname(t)}")
 
     # ---------------------------------------------------------------- statements
-    def check_name_target(self, s, tgt, v, vt) -> bool:
+    def check_name_target(self, s: A.Assign, tgt: A.Name, v: Var | None, vt: str) -> bool:
         """`x = value`: may this be written?"""
         if v is None:
             self.undef(tgt, "variable", tgt.id, [])
@@ -217,7 +226,8 @@ class Checker(TypeCheck):
         self.check_assign(s, v.type, vt)
         return True
 
-    def check_attr_target(self, s, tgt, ot, at, vt) -> bool:
+    def check_attr_target(self, s: A.Assign, tgt: A.Attr, ot: str, at: tuple[str, bool] | None,
+                          vt: str) -> bool:
         """`x.name = value`, `at` the field's (type, assignable)."""
         if at is None:
             return False
@@ -228,60 +238,60 @@ class Checker(TypeCheck):
         self.check_assign(s, at[0], vt)
         return True
 
-    def check_index_target(self, tgt, ot) -> bool:
+    def check_index_target(self, tgt: A.Index, ot: str) -> bool:
         if ot in ("row", "table", "options", "zone", "str") or ot.startswith("table"):
             self.err(tgt, "TYPE", f"{_tname(ot)} cannot be changed by assignment",
                      hint="pieces move with place/remove/transfer, components with move")
             return False
         return True
 
-    def check_assign(self, s, target_t, vt):
+    def check_assign(self, s: A.Assign, target_t: str, vt: str) -> None:
         if target_t in ("int", "bool", "str") and not compatible(vt, target_t) and vt != "none":
             self.err(s.value, "TYPE", f"assigning {_tname(vt)} to a variable of {_tname(target_t)}")
 
-    def check_iterable(self, node, t, what):
+    def check_iterable(self, node: A.Node, t: str, what: str) -> None:
         if t in SCALARS + ("str",) or t.startswith("comp"):
             self.err(node, "TYPE", f"cannot {what} {_tname(t)}")
 
-    def check_effect(self, s):
+    def check_effect(self, s: A.ExprStmt) -> None:
         """An expression written as a statement."""
         if not isinstance(s.expr, (A.Call, A.Collect)):
             self.err(s, "TYPE", "this expression does nothing on its own", severity="warning")
 
-    def check_location(self, node, t, what):
+    def check_location(self, node: A.Node, t: str, what: str) -> None:
         if not (t in ("space", "any") or t.startswith("comp")):
             self.err(node, "TYPE", f"{what} must be a space or a component, not {_tname(t)}")
 
-    def check_piece(self, s):
+    def check_piece(self, s: A.Place | A.Remove | A.Transfer | A.Give) -> None:
         if s.piece not in self.rs.pieces:
             self.undef(s, "piece kind", s.piece, self.rs.pieces)
 
-    def check_remove(self, s):
+    def check_remove(self, s: A.Remove) -> None:
         if s.owner is None and s.count is not None:
             self.err(s, "TYPE", "without 'of OWNER' only 'remove all' is allowed")
 
-    def check_moved(self, node, t):
+    def check_moved(self, node: A.Node, t: str) -> None:
         if t in ("int", "bool", "str", "none", "side", "space"):
             self.err(node, "TYPE", f"only components move between zones, not {_tname(t)}")
 
-    def check_revealed(self, node, t):
+    def check_revealed(self, node: A.Node, t: str) -> None:
         if t in ("int", "bool", "str", "none", "side", "space", "row"):
             self.err(node, "TYPE", f"only components are revealed, not {_tname(t)}")
 
-    def check_rolled(self, node, t, kinds):
+    def check_rolled(self, node: A.Node, t: str, kinds: list[str]) -> None:
         for k in kinds:
             if k in self.rs.kinds and "value" not in self.rs.kinds[k].properties:
                 self.err(node, "TYPE", f"components of kind {k!r} have no 'value' property "
                          "to roll", hint="declare properties: {value: 1} and attributes: "
                          "{sides: ...}")
 
-    def check_sides(self, node, t, what):
+    def check_sides(self, node: A.Node, t: str, what: str) -> None:
         """A side or a list of sides (`reveal ... to`, `win`, `log ... to`)."""
         if not (compatible(t, "side") or compatible(t, "list:side")):
             self.err(node, "TYPE", f"{what}, not {_tname(t)}")
 
     # ---------------------------------------------------------------- texts made for the log
-    def public_text(self, node, scope, what):
+    def public_text(self, node: A.Node, scope: Scope, what: str) -> None:
         """A text everyone reads must not insert a variable only its owner (or
         nobody) may see: `log ... to p` is how to tell it to p alone."""
         hidden = self.rs.var_visibility
@@ -302,7 +312,8 @@ class Checker(TypeCheck):
                          hint="write `log TEXT to SIDE` for a line only that side reads")
                 return
 
-    def only_reads(self, body, what="a summary", hint="a summary holds let, if, for and log"):
+    def only_reads(self, body: A.Node | list, what: str = "a summary",
+                   hint: str = "a summary holds let, if, for and log") -> None:
         """A text made only when the game is logged (a `summary`, a log line):
         it may not change the game, or a logged game would play differently."""
         lets = {sub.name for sub in _walk(body) if isinstance(sub, A.Let)}
@@ -331,7 +342,8 @@ _UNDEFINED = re.compile(r"^undefined name '([a-z_][a-z0-9_]*)'$")
 _ZONE_FIELDS = {"size", "top", "items"}
 
 
-def undefined_names(diags, modules, rs) -> list:
+def undefined_names(diags: list[Diagnostic], modules: list[A.Module],
+                    rs: Ruleset) -> list[Diagnostic]:
     """Each undefined name once: at its first use, the other uses listed,
     with where to declare it, judged by how the rules use it (a zone moved
     to, drawn from or shuffled; a variable assigned)."""
@@ -346,7 +358,7 @@ def undefined_names(diags, modules, rs) -> list:
     items = [it for m in modules for it in m.items] + \
         [it for c in rs.components if c.rules is not None for it in c.rules.items]
     for n in _walk(items):
-        spots = []
+        spots: list[tuple[Any, str]] = []
         if isinstance(n, A.Move):
             spots = [(n.dest, "zone")]
         elif isinstance(n, A.Draw):

@@ -40,7 +40,7 @@ class Var:
     type: str
     assignable: bool = True
     param: tuple | None = None  # its key in Compiler.sites, when its type is inferred
-    origin: object = None  # fast: the value of a `let` the function never binds again
+    origin: A.Node | None = None  # fast: the value of a `let` the function never binds again
     is_param: bool = False  # a function's, handler's or ability's parameter
     # a `let` bound once, of a value read from the fields of components that
     # are never bound again either (`let r = c.rank`): their code and the
@@ -54,15 +54,15 @@ class Scope:
     names: dict = field(default_factory=dict)
     parent: "Scope | None" = None
 
-    def lookup(self, name):
-        s = self
+    def lookup(self, name: str) -> Var | None:
+        s: Scope | None = self
         while s is not None:
             if name in s.names:
                 return s.names[name]
             s = s.parent
         return None
 
-    def child(self):
+    def child(self) -> Scope:
         return Scope({}, self)
 
 
@@ -78,22 +78,22 @@ class Compiled:
     handlers: list  # (event, priority, order, owner id|None, instead, function name)
     abilities: list  # (window, label, owner id|None, cond fn, body fn)
     decisions: dict  # decision name -> span of first use
-    given: set = None  # piece kinds moved between sides by `give`
+    given: set = field(default_factory=set)  # piece kinds moved between sides by `give`
     # fast back end: piece kind -> where rules ever add it ("space", "comp" for
     # any component, "comp:K" for those of kind K); None (reference): anywhere.
     # Elsewhere its count stays 0 for the whole game.
-    stocked: dict = None
+    stocked: dict | None = None
     backend: str = "reference"
     # where each rule starts: (path, line, how messages name it), sorted
-    places: list = None
+    places: list | None = None
     summary: str | None = None  # the game's `summary` block, run when logging
     # what a scenario's own functions are checked against when they are
     # linked onto this program (compile_extra): the events and windows the
     # rules use, (arity, span) each; the fast back end's types (infer_params)
     # the code was written for ({}: untyped)
-    events: dict = None
-    windows: dict = None
-    types: dict = None
+    events: dict | None = None
+    windows: dict | None = None
+    types: dict | None = None
     # a linked program: where the scenario's part of `source` starts (in
     # characters; 0: not linked), compiled apart from the shared part
     linked_at: int = 0
@@ -181,11 +181,12 @@ def _merged_charges(lines, spans):
     """fast: steps paid twice in a row (a function's own step, then that of
     one written into it or of the list its first loop walks) paid at once:
     the same total before anything else happens."""
-    out, where = [], []
+    out: list[str] = []
+    where: list = []
     for line, span in zip(lines, spans):
         now = _CHARGE.match(line)
         last = _CHARGE.match(out[-2]) if now and len(out) >= 2 else None
-        if last and last.group(1) == now.group(1) and out[-1] == now.group(1) + _CHECK:
+        if now and last and last.group(1) == now.group(1) and out[-1] == now.group(1) + _CHECK:
             a, b = last.group(2), now.group(2)
             total = str(int(a) + int(b)) if a.isdigit() and b.isdigit() else f"{a} + ({b})"
             out[-2] = f"{now.group(1)}G.fuel -= {total}"

@@ -24,8 +24,8 @@ game's step budget; arithmetic that could grow without end is range-checked.
 """
 from __future__ import annotations
 
-
 from ..language import ast as A
+from ..language.ast import Span
 from ..language.types import of_value
 from ..load.ruleset import RESERVED_ATTRS, Ruleset
 from ..support.diagnostics import Diagnostic, collapse
@@ -107,7 +107,7 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
         self.globals = self._globals()
 
     # ---------------------------------------------------------------- helpers
-    def emit(self, indent, text, span):
+    def emit(self, indent: int, text: str, span: Span) -> None:
         if indent == 0 and text.startswith("def "):
             self.py_fn = text[4:text.index("(")]  # whose locals `let` declares now
         if self.fast and text.startswith(("l_", "_ow", "return ", "G.move(", "for ")):
@@ -122,11 +122,11 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
         self.spans.append(span)
 
 
-    def fresh(self, base):
+    def fresh(self, base: str) -> str:
         self.tmp += 1
         return f"_{base}{self.tmp}"
 
-    def tick(self, indent, span):
+    def tick(self, indent: int, span: Span) -> None:
         """Pay one step from the game's budget (a loop turn or a call)."""
         self.emit(indent, "G.fuel -= 1", span)
         self.emit(indent, "if G.fuel < 0: G.out_of_steps()", span)
@@ -161,7 +161,7 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
         return g
 
     # ---------------------------------------------------------------- driver
-    def _collect(self, modules):
+    def _collect(self, modules: list[A.Module]) -> tuple[A.Game | None, list[A.GamePart]]:
         """Every definition in the modules (phases, functions, game parts,
         handlers and abilities, the components' too): (the game block, the
         overlays' game parts)."""
@@ -196,7 +196,7 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
         self.opened = {(e[1] if isinstance(e, tuple) else e).window for e in self.ability_defs}
         return game, parts
 
-    def compile(self, modules) -> Compiled | None:
+    def compile(self, modules: list[A.Module]) -> Compiled | None:
         game, parts = self._collect(modules)
         if game is None:
             self.no_game_block()
@@ -235,7 +235,8 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
                         "fast" if self.fast else "reference", self.places(modules), summary,
                         dict(self.events_used), dict(self.windows_used), {})
 
-    def compile_extra(self, modules, extra, base: Compiled):
+    def compile_extra(self, modules: list[A.Module], extra: A.Module,
+                      base: Compiled) -> tuple[list[str], list[Span]]:
         """A scenario's own functions (the module `extra`) against `base`,
         the compiled `modules`: every definition is known as in a full
         compile, but only the extra functions are checked and written, the
@@ -257,12 +258,13 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
         return self.lines, self.spans
 
 
-    bound: dict = {}  # name -> how often the function being compiled binds it (block)
-    _reads = None  # text_parts: the components whose fields a log text reads
-    _reads_scope = None
+    bound: dict[str, int] = {}  # name -> how often the function being compiled binds it (block)
+    _reads: list[str] | None = None  # text_parts: the components whose fields a log text reads
+    _reads_scope: Scope | None = None
 
 
-def compile_ruleset(rs: Ruleset, extra: list | None = None, backend: str = "fast"):
+def compile_ruleset(rs: Ruleset, extra: list | None = None,
+                    backend: str = "fast") -> tuple[Compiled | None, list[Diagnostic]]:
     """Compile the ruleset's modules, plus `extra` top-level items (scenario
     code), for a back end: "fast" or "reference" (see Compiler)."""
     c = Compiler(rs, backend)

@@ -2,16 +2,23 @@
 their labels (made lazily when they cannot be alike), prompts and ranks."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..language import ast as A
 from ..language.types import elem, list_of
 from ..model.state import py_name
 from .common import _ID_CHARS, Var, _pure, iter_code
+from .compilerstate import CompilerState, Dispatch
+
+if TYPE_CHECKING:
+    from ..language.ast import Span
+    from .common import Scope
 
 
-class Decisions:
+class Decisions(CompilerState):
     """The Compiler's decisions (a part of compiler.Compiler)."""
 
-    def s_Choose(self, s, scope, ind):
+    def s_Choose(self, s: A.Choose, scope: Scope, ind: int) -> None:
         name = s.name or f"choice@{s.span.line}"
         self.decisions.setdefault(name, s.span)
         if s.each is None:
@@ -34,7 +41,8 @@ class Decisions:
         self.emit(ind, f"for l_{s.each}, {ch} in {answers}:", s.span)
         dispatch(ind + 1)
 
-    def ask(self, s, who, name, scope, ind, ch=None):
+    def ask(self, s: A.Choose, who: str, name: str, scope: Scope, ind: int,
+            ch: str | None = None) -> Dispatch:
         """Emit the question of a `choose` (its options and the agent's answer
         in `ch`); returns what emits the answer's rules at a given indent."""
         if len(s.options) == 1 and isinstance(s.options[0], A.SomeOption):
@@ -49,7 +57,7 @@ class Decisions:
         start = len(self.lines)
         self.emit(ind, f"{opts} = []; {labs} = []", s.span)
         # fast: labels that can only differ (lazy_label) are made when asked for
-        lazy = [] if self.fast and self.plain_ids else None
+        lazy: list[tuple] | None = [] if self.fast and self.plain_ids else None
         for k, opt in enumerate(s.options):
             inner = scope.child()
             depth = ind
@@ -118,7 +126,7 @@ class Decisions:
         self.emit(ind, f"{ch} = G.choose({who}, {name!r}, {self.prompt(s, who, scope)}, {opts}, "
                   f"{labs}{extra})", s.span)
 
-        def dispatch(ind):
+        def dispatch(ind: int) -> None:
             for k, opt in enumerate(s.options):
                 self.emit(ind, f"{'if' if k == 0 else 'elif'} {ch} is not None and "
                           f"{ch}[0] == {k}:", opt.span)
@@ -131,13 +139,13 @@ class Decisions:
             self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
         return dispatch
 
-    def rank_type(self, node, t):
+    def rank_type(self, node: A.Node, t: str) -> None:
         """A `prefer` rank: a number, or a list of numbers compared item by
         item (the first decides, the next breaks a tie...)."""
         if t not in ("list:int", "list:any"):  # (a list's numbers are checked as it ranks)
             self.expect(node, t, "int", "a 'prefer' rank (a number or a list of numbers)")
 
-    def prompt(self, s, who, scope) -> str:
+    def prompt(self, s: A.Choose, who: str, scope: Scope) -> str:
         """A decision's prompt as code: a fixed text as itself; one that shows
         values (`"{p} offers {n}"`) made for the player choosing, who reads a
         component it may not see as 'a <kind>' (Game.prompt_for)."""
@@ -156,7 +164,7 @@ class Decisions:
                 out.append(self.shown_value(p, scope))
         return f"G.prompt_for({who}, [{', '.join(out)}])"
 
-    def lazy_label(self, opt, lcode, scope):
+    def lazy_label(self, opt: A.Option, lcode: str, scope: Scope) -> str | None:
         """fast: the fixed text an option's label starts with, when labels of
         this option can only differ from each other: every loop variable is
         shown by what its list holds once only (ids of sides, spaces and
@@ -195,7 +203,7 @@ class Decisions:
             return None  # the code differs when a part is not an id or a number
         return head
 
-    def distinct_key(self, it, scope):
+    def distinct_key(self, it: A.Node, scope: Scope) -> str | None:
         """What tells the items of a loop's list apart, when each is there once:
         "id" (sides, spaces, components), a field (distinct(xs, x => x.f)),
         or None when unknown."""
@@ -232,7 +240,8 @@ class Decisions:
             return args[1].body.name if name == "distinct" else "[0]." + args[1].body.name
         return None
 
-    def label_function(self, lazy, opts, labs, start, ind, span):
+    def label_function(self, lazy: list[tuple], opts: str, labs: str, start: int, ind: int,
+                       span: Span) -> None:
         """Rewrite an option loop to collect options only, and define `labs`
         as the function giving one option's label (engine: Decisions.choose)."""
         self.lines[start] = "    " * ind + f"{opts} = []"
@@ -249,7 +258,8 @@ class Decisions:
             self.emit(ind + 2, f"return {lcode}", span)
         self.emit(ind + 1, "return 'pass'", span)
 
-    def choose_some(self, s, opt, who, name, scope, ind, ch=None):
+    def choose_some(self, s: A.Choose, opt: A.SomeOption, who: str, name: str, scope: Scope,
+                    ind: int, ch: str | None = None) -> Dispatch:
         """`choose P some PICKED from X in LIST [where C] label L [min A] [max B]
         [when TEST] [prefer RANK] { body }`: the engine offers the selections."""
         items, labs = self.fresh("si"), self.fresh("sl")
@@ -286,14 +296,14 @@ class Decisions:
                   f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r}"
                   f"{', ' + say if say else ''})", s.span)
 
-        def dispatch(ind):
+        def dispatch(ind: int) -> None:
             self.emit(ind, f"if {ch} is not None:", opt.span)
             self.emit(ind + 1, f"l_{opt.picked} = {ch}", opt.span)
             self.body(opt.body, picked, ind + 1, opt.span)
             self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
         return dispatch
 
-    def s_Window(self, s, scope, ind):
+    def s_Window(self, s: A.Window, scope: Scope, ind: int) -> None:
         typed = [self.expr(a, scope) for a in s.args]
         codes = [c for c, _ in typed]
         for i, (a, (_, t)) in enumerate(zip(s.args, typed)):

@@ -2,14 +2,18 @@
 what each event passes, and the scopes of their parameters."""
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..language import ast as A
 from .common import Scope, Var, _rebound
+from .compilerstate import CompilerState
 
 
-class Events:
+class Events(CompilerState):
     """A part of compiler.Compiler."""
 
-    def game_part(self, part, body, game, parts):
+    def game_part(self, part: str, body: list | None, game: A.Game,
+                  parts: list[A.GamePart]) -> str | None:
         overrides = [p for p in parts if p.part == part]
         if body is None:
             self.check_overrides_of(part, overrides)
@@ -17,7 +21,7 @@ class Events:
         self.versions(f"g_{part}", [A.GamePart(part, body, span=game.span)] + overrides)
         return f"g_{part}"
 
-    def _define(self, table, node, what):
+    def _define(self, table: dict, node: A.Func | A.Phase, what: str) -> None:
         key = (what, node.name)
         how = self.check_define(table, node, what)
         if how == "override":
@@ -29,7 +33,8 @@ class Events:
         elif how == "duplicate":
             self.duplicates.append(node)  # still checked, under a throwaway name
 
-    def function(self, pyname, params, body, node, scope, extra=()):
+    def function(self, pyname: str, params: list[str], body: list, node: A.Node, scope: Scope,
+                 extra: Sequence[str] = ()) -> None:
         self.check_params(node, params)
         args = ["G", *extra] + [f"l_{p}" for p in dict.fromkeys(params)]
         name = pyname[2:] if pyname.startswith("f_") and pyname[2:] in self.funcs else None
@@ -40,7 +45,8 @@ class Events:
         self.block(body, scope, 1)
         self.current_fn = None
 
-    def typed_params(self, scope, params, body, what, name):
+    def typed_params(self, scope: Scope, params: list[str], body: list, what: str,
+                     name: str | None) -> None:
         """Parameters as variables: typed as inferred (fast back end) unless
         the body binds the name anew."""
         rebound = _rebound(body) if self.fast and name is not None else set()
@@ -53,7 +59,7 @@ class Events:
             else:
                 scope.names[p] = Var(f"l_{p}", "any", is_param=True)
 
-    def card_scope(self, owner, params):
+    def card_scope(self, owner: str | None, params: list[str]) -> Scope:
         """Scope of a handler or ability: its parameters, and `this` on a card."""
         scope = Scope({}, self.globals)
         if owner is not None:
@@ -62,7 +68,7 @@ class Events:
             scope.names[p] = Var(f"l_{p}", "any", is_param=True)
         return scope
 
-    def compile_handlers(self):
+    def compile_handlers(self) -> list[tuple]:
         out = []
         for order, entry in enumerate(self.handler_defs):
             owner, h = entry if isinstance(entry, tuple) else (None, entry)
@@ -82,7 +88,7 @@ class Events:
             out.append((h.event, h.priority, order, owner, h.instead, fn))
         return out
 
-    def compile_abilities(self):
+    def compile_abilities(self) -> list[tuple]:
         out = []
         for order, entry in enumerate(self.ability_defs):
             owner, ab = entry if isinstance(entry, tuple) else (None, entry)
@@ -109,10 +115,10 @@ class Events:
             out.append((ab.window, ab.label, owner, cond, body, len(ab.params) - 1, ab))
         return out
 
-    def abilities_checked(self):
+    def abilities_checked(self) -> list[tuple]:
         return self._abilities
 
-    def targets(self, node, scope):
+    def targets(self, node: A.Node, scope: Scope) -> str:
         """`on X`: the components whose handlers run (a component, list or zone)."""
         code, t = self.expr(node, scope)
         self.check_targets(node, t)

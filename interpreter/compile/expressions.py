@@ -4,6 +4,7 @@ what the expression means."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, cast
 
 from ..language import ast as A
 from ..language.types import BUILTINS, elem, is_list, list_of
@@ -19,23 +20,29 @@ from .common import (
     _pure,
     _walk,
 )
+from .compilerstate import CompilerState
+
+if TYPE_CHECKING:
+    from ..language.types import Builtin
+    from .common import Scope
 
 
-class Expressions:
+class Expressions(CompilerState):
     """The Compiler's expressions (a part of compiler.Compiler)."""
 
     # ---------------------------------------------------------------- expressions
-    def expr(self, n, scope) -> tuple[str, str]:
+    def expr(self, n: A.Node, scope: Scope) -> tuple[str, str]:
         meth = getattr(self, "e_" + type(n).__name__)
         return meth(n, scope)
 
-    def e_Num(self, n, scope):
+    def e_Num(self, n: A.Num, scope: Scope) -> tuple[str, str]:
         return repr(n.value), "int"
 
-    def e_Const(self, n, scope):
-        return repr(n.value), {True: "bool", False: "bool", None: "none"}[n.value]
+    def e_Const(self, n: A.Const, scope: Scope) -> tuple[str, str]:
+        types: dict[object, str] = {True: "bool", False: "bool", None: "none"}
+        return repr(n.value), types[n.value]
 
-    def e_Name(self, n, scope):
+    def e_Name(self, n: A.Name, scope: Scope) -> tuple[str, str]:
         v = scope.lookup(n.id)
         if v is not None:
             if v.reads and self._reads is not None and scope is self._reads_scope:
@@ -44,7 +51,7 @@ class Expressions:
         self.unknown_name(n, scope)
         return "None", "any"
 
-    def e_Attr(self, n, scope):
+    def e_Attr(self, n: A.Attr, scope: Scope) -> tuple[str, str]:
         code, t = self.expr(n.obj, scope)
         at = self.attr_type(n, t, n.name)
         if at is None:
@@ -62,7 +69,7 @@ class Expressions:
             return f"({code}.items[0] if {code}.items else None)", at[0]  # Zone.top, in place
         return self.attr_code(code, t, n.name), at[0]
 
-    def attr_code(self, code, t, name):
+    def attr_code(self, code: str, t: str, name: str) -> str:
         """Python for attribute `name` of a value of static type t. Declared
         attributes live under u_<name>; built-in fields by their own names;
         a value of unknown type goes through the game's allow-list."""
@@ -91,7 +98,7 @@ class Expressions:
             return f"{code}.{py_name(name)}"
         return f"G.attr({code}, {name!r})"  # a built-in field of whatever x turns out to be
 
-    def e_Index(self, n, scope):
+    def e_Index(self, n: A.Index, scope: Scope) -> tuple[str, str]:
         code, t = self.expr(n.obj, scope)
         icode, it = self.expr(n.index, scope)
         rt = self.index_type(n, t, it)
@@ -103,12 +110,12 @@ class Expressions:
             return f"{code}[{icode}]", elem(t)
         return f"{code}[{icode}]", "any"
 
-    def e_Call(self, n, scope):
+    def e_Call(self, n: A.Call, scope: Scope) -> tuple[str, str]:
         if not self.check_callee(n):
             return "None", "any"
-        name = n.func.id
+        name = cast(A.Name, n.func).id  # (check_callee)
         kwargs = [a for a in n.args if isinstance(a, A.KeywordArg)]
-        args = []
+        args: list[tuple[str, str]] = []
         walks = self.fast and self.typed_pass and name in _WALKERS and \
             scope.lookup(name) is None and name not in self.funcs
         for a in n.args:
@@ -206,7 +213,7 @@ class Expressions:
         self.unknown_function(n, name)
         return "None", "any"
 
-    def indexed_first(self, n, scope):
+    def indexed_first(self, n: A.Call, scope: Scope) -> str | None:
         """Fast back end: `first(components("K"), x => x.A == E)`, A a fixed
         attribute of kind K (or its id) and E a pure expression without x,
         is a lookup in an index of K by A, built once per game. It pays the
@@ -250,9 +257,11 @@ class Expressions:
             return f"(spend(G, {2 * count + 1}) or G.first_by({kind!r}, {attr!r}, {code}))"
         return None
 
-    def keyword_args(self, name, b, kwargs, scope):
+    def keyword_args(self, name: str, b: Builtin, kwargs: list[A.KeywordArg],
+                     scope: Scope) -> tuple[list[str], bool]:
         """`by: KEY` for the built-ins that take one: KEY is a function or a
         list of functions. Returns (python keyword arguments, all known lambdas)."""
+        seen: set[str]
         out, trusted, seen = [], True, set()
         for kw in kwargs:
             if not self.check_keyword(kw, name, b, seen):
@@ -271,7 +280,7 @@ class Expressions:
             out.append(f"{kw.name}={code}")
         return out, trusted
 
-    def e_Collect(self, n, scope):
+    def e_Collect(self, n: A.Collect, scope: Scope) -> tuple[str, str]:
         typed = [self.expr(a, scope) for a in n.args]
         codes = [c for c, _ in typed]
         for i, (a, (_, t)) in enumerate(zip(n.args, typed)):
@@ -289,12 +298,12 @@ class Expressions:
             return code, "list:any"
         return f"G.collect({n.event!r}, {args})", "list:any"
 
-    def e_ListLit(self, n, scope):
+    def e_ListLit(self, n: A.ListLit, scope: Scope) -> tuple[str, str]:
         items = [self.expr(i, scope) for i in n.items]
         t = items[0][1] if items and all(t == items[0][1] for _, t in items) else "any"
         return f"[{', '.join(c for c, _ in items)}]", list_of(t)
 
-    def e_Comprehension(self, n, scope):
+    def e_Comprehension(self, n: A.Comprehension, scope: Scope) -> tuple[str, str]:
         icode, it = self.expr(n.iter, scope)
         inner = scope.child()
         inner.names[n.var] = Var(f"l_{n.var}", elem(it))
@@ -309,13 +318,13 @@ class Expressions:
         walk = _paid_for(it) if self.fast else "B_each"
         return f"[{ecode} for l_{n.var} in {walk}(G, {icode}){cond}]", list_of(et)
 
-    def e_Lambda(self, n, scope, param="any"):
+    def e_Lambda(self, n: A.Lambda, scope: Scope, param: str = "any") -> tuple[str, str]:
         inner = scope.child()
         inner.names[n.param] = Var(f"l_{n.param}", param)
         code, _ = self.expr(n.body, inner)
         return f"(lambda l_{n.param}: {code})", "func"
 
-    def e_BinOp(self, n, scope):
+    def e_BinOp(self, n: A.BinOp, scope: Scope) -> tuple[str, str]:
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
         t = self.binop_type(n, lt, rt)
@@ -345,8 +354,9 @@ class Expressions:
         helper = {"*": "B_mul", "/": "B_div", "%": "B_mod"}[n.op]
         if inline and n.op == "*" and lt == rt == "int":
             call = f"B_mul(G, {lc}, {rc})"
-            for x, y, is_lit in ((lc, n.right, lit[1]), (rc, n.left, lit[0])):
-                if is_lit and y.value != 0:  # x * c: in range while |x| <= limit // |c|
+            for x, y in ((lc, n.right), (rc, n.left)):
+                # x * c: in range while |x| <= limit // |c|
+                if isinstance(y, A.Num) and y.value != 0:
                     k = MAX_NUMBER // abs(y.value)
                     return f"({lc} * {rc} if -{k} <= {x} <= {k} else {call})", "int"
             root = math.isqrt(MAX_NUMBER)
@@ -354,7 +364,7 @@ class Expressions:
                     f"else {call})"), "int"
         return f"{helper}(G, {lc}, {rc})", "int"
 
-    def e_Compare(self, n, scope):
+    def e_Compare(self, n: A.Compare, scope: Scope) -> tuple[str, str]:
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
         if n.op in ("==", "!=", "in", "notin") and not self.typed_pass:
@@ -401,24 +411,24 @@ class Expressions:
             return (code if n.op == "==" else f"(not {code})"), "bool"
         return f"({lc} {n.op} {rc})", "bool"
 
-    def e_BoolOp(self, n, scope):
+    def e_BoolOp(self, n: A.BoolOp, scope: Scope) -> tuple[str, str]:
         lc, lt = self.expr(n.left, scope)
         rc, rt = self.expr(n.right, scope)
         self.expect(n.left, lt, "bool", f"an operand of '{n.op}'")
         self.expect(n.right, rt, "bool", f"an operand of '{n.op}'")
         return f"({lc} {n.op} {rc})", "bool"
 
-    def e_Not(self, n, scope):
+    def e_Not(self, n: A.Not, scope: Scope) -> tuple[str, str]:
         c, t = self.expr(n.operand, scope)
         self.expect(n.operand, t, "bool", "the operand of 'not'")
         return f"(not {c})", "bool"
 
-    def e_Neg(self, n, scope):
+    def e_Neg(self, n: A.Neg, scope: Scope) -> tuple[str, str]:
         c, t = self.expr(n.operand, scope)
         self.expect(n.operand, t, "int", "the operand of '-'")
         return f"(-{c})", "int"
 
-    def e_Ternary(self, n, scope):
+    def e_Ternary(self, n: A.Ternary, scope: Scope) -> tuple[str, str]:
         cc, ct = self.expr(n.cond, scope)
         self.expect(n.cond, ct, "bool", "the condition of 'if'")
         ac, at = self.expr(n.then, scope)

@@ -3,6 +3,8 @@ calls pass (infer_params), what may be inlined, and the typed passes that
 recompile with them (compiler.Compiler with backend "fast")."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Sequence
+
 from ..language import ast as A
 from ..language.types import BUILTINS
 from .common import (
@@ -16,12 +18,19 @@ from .common import (
     _paid_for,
     _walk,
 )
+from .compilerstate import CompilerState, Definition, SiteKey, Source
+
+if TYPE_CHECKING:
+    from ..language.ast import Span
+    from ..load.definitions import Ruleset
+    from .compiler import Compiler
 
 
-class FastPasses:
+class FastPasses(CompilerState):
     """A part of compiler.Compiler."""
 
-    def guarded_folds(self, lines, spans):
+    def guarded_folds(self, lines: list[str],
+                      spans: list[Span]) -> tuple[list[str], list[Span]]:
         """fast: folds left in tests (`if all(...)`) and behind `and`/`or`
         (`_i3 = p.powered and any(...)`, from a function written in place)
         as loops (unroll._guarded)."""
@@ -44,7 +53,7 @@ class FastPasses:
                 where.append(span)
         return out, where
 
-    def _fast_passes(self):
+    def _fast_passes(self) -> None:
         """The fast back end's passes over the written code."""
         from .stepchecks import deferred_checks
         from .inline import inline_calls
@@ -57,7 +66,7 @@ class FastPasses:
         self.lines = [_holder_read(line) if ".holder" in line else line
                       for line in self.lines]
 
-    def fits(self, extra, base: Compiled) -> bool:
+    def fits(self, extra: A.Module, base: Compiled) -> bool:
         """Whether the extra code compiled by compile_extra can run on base's
         own code unchanged: everything it passes to a value the fast back end
         typed is of that type (a full compile would type base alike), and it
@@ -95,7 +104,7 @@ class FastPasses:
                     return False
         return True
 
-    def places(self, modules) -> list:
+    def places(self, modules: list[A.Module]) -> list[tuple[str, int, str]]:
         """Where each rule starts, and how a runtime failure names it (the
         rule a line is in is the last to start before it in its file)."""
         out = []
@@ -119,7 +128,7 @@ class FastPasses:
             out.append((it.span.path, it.span.line, name))
         return sorted(out)
 
-    def versions(self, pyname, chain):
+    def versions(self, pyname: str, chain: Sequence[Definition]) -> None:
         """Emit every version of an overridden definition: the last one under
         `pyname`, earlier ones as o0<pyname>, o1<pyname> ... for `original(...)`
         (no rule name can produce a name starting with 'o<digit>')."""
@@ -132,7 +141,7 @@ class FastPasses:
         self.original = None
         self.arranging = False
 
-    def changers(self) -> set:
+    def changers(self) -> set[str]:
         """The ruleset's functions that may change the game: one that moves,
         places, pays, chooses, triggers... or sets anything but its own
         names, or calls one that does (every version of an overridden one)."""
@@ -140,19 +149,19 @@ class FastPasses:
             self._changers = self.callers_of(lambda n: _changes(n.body, set(n.params)))
         return self._changers
 
-    def drawers(self) -> set:
+    def drawers(self) -> set[str]:
         """The ruleset's functions that may draw from the game's generator
         (random(), shuffled()), themselves or through a function they call."""
         if self._drawers is None:
             self._drawers = self.callers_of(lambda n: any(self.draws(c) for c in _walk(n.body)))
         return self._drawers
 
-    def draws(self, node) -> bool:
+    def draws(self, node: A.Node) -> bool:
         """A call of a built-in that draws from the game's generator."""
         return isinstance(node, A.Call) and isinstance(node.func, A.Name) and \
             node.func.id in _DRAWING_BUILTINS and node.func.id not in self.funcs
 
-    def callers_of(self, test) -> set:
+    def callers_of(self, test: Callable[[A.Func], bool]) -> set[str]:
         """The functions for which `test` holds of some version, and those
         that call one of them, however indirectly."""
         own = {}
@@ -170,15 +179,15 @@ class FastPasses:
             grew = bool(more)
         return out
 
-    _drawers = None
+    _drawers: set[str] | None = None
 
-    _changers = None
+    _changers: set[str] | None = None
 
-    def passed(self, key, node, t, scope):
+    def passed(self, key: SiteKey, node: A.Node, t: str, scope: Scope) -> None:
         """Fast back end: note what a call, trigger or return passes to `key`."""
         if not self.fast:
             return
-        src = t
+        src: Source = t
         if isinstance(node, A.Name):
             v = scope.lookup(node.id)
             if v is not None and v.param is not None:
@@ -190,7 +199,7 @@ class FastPasses:
             src = self.attr_src[id(node)]
         self.sites.setdefault(key, []).append(src)
 
-    def runs_no_rules(self, nodes, scope) -> bool:
+    def runs_no_rules(self, nodes: list, scope: Scope) -> bool:
         """No rule function, handler (collect) or let-bound lambda runs in
         these expressions: only built-ins and lambdas written in them."""
         for n in _walk(nodes):
@@ -203,7 +212,8 @@ class FastPasses:
                 return False
         return True
 
-    def walk_inline(self, name, n, codes, kwargs, types):
+    def walk_inline(self, name: str, n: A.Call, codes: list[str], kwargs: list[A.KeywordArg],
+                    types: list[str]) -> str | None:
         """fast: sum, count, any, every, first, distinct or group_by over a list with a lambda
         written in place, as one Python loop over the paid-for items (no call
         of the lambda per item); the same steps, results and order of
@@ -218,7 +228,7 @@ class FastPasses:
         return form.format(body=codes[1][len(head):-1], var=f"l_{n.args[1].param}",
                            xs=f"{_paid_for(types[0])}(G, {codes[0]})")
 
-    def infer_params(self, lists: bool = True) -> dict:
+    def infer_params(self, lists: bool = True) -> dict[SiteKey, str]:
         """The type of each parameter, result, event argument and game or
         side variable declared without a value that is always a value of one kind
         (a side, a space, a component, a number, a list of one of those; a
@@ -232,7 +242,8 @@ class FastPasses:
         def eligible(key):
             return key[0] in ("ev", "win", "var", "svar", "local") or key[1] in single
 
-        types = {key: None for key in self.sites if eligible(key)}  # None: not known yet
+        types: dict[SiteKey, str | None] = {key: None for key in self.sites if eligible(key)}
+        # (None: not known yet)
 
         def source(src):
             if isinstance(src, tuple):
@@ -263,10 +274,11 @@ class FastPasses:
                 if t != types[key]:
                     types[key] = t
                     changed = True
-        return {k: t for k, t in types.items() if t not in (None, "any")}
+        return {k: t for k, t in types.items() if t is not None and t != "any"}
 
 
-def _typed(rs, modules, first, compiled, passes=8):
+def _typed(rs: Ruleset, modules: list[A.Module], first: Compiler, compiled: Compiled,
+           passes: int = 8) -> Compiled:
     """Fast back end: compile again with parameter types inferred from the
     calls, until the calls agree with the types assumed (each pass may type
     more). Code whose assumptions the last pass does not confirm is never
@@ -276,15 +288,16 @@ def _typed(rs, modules, first, compiled, passes=8):
     diagnostics are always the untyped pass's, the same as the reference
     back end's."""
     for lists in (True, False):
-        assumed, c, result = {}, first, compiled
+        assumed: dict[SiteKey, str] = {}
+        c, result = first, compiled
         for _ in range(passes):
             inferred = c.infer_params(lists)
             if inferred == assumed:
                 result.types = assumed
                 return result
             c = type(first)(rs, "fast", inferred, first.untyped)  # (a Compiler)
-            result = c.compile(modules)
-            if result is None or any(d.severity == "error" for d in c.diags):
+            again = c.compile(modules)
+            if again is None or any(d.severity == "error" for d in c.diags):
                 break
-            assumed = inferred
+            result, assumed = again, inferred
     return compiled

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any, Callable
 
 from .unroll import substituted, unrolled
 
@@ -29,7 +30,7 @@ _SITE = re.compile(r"^(?P<ind> *)(?:if |l_\w+ = |return |f_)")
 _SCOPED = (ast.Lambda, ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)
 
 
-def inline_calls(lines: list, spans: list, fresh) -> tuple[list, list]:
+def inline_calls(lines: list, spans: list, fresh: Callable[[str], str]) -> tuple[list, list]:
     """The lines and spans with small functions written into their callers."""
     small = _small_functions(lines, spans)
     if not small:
@@ -50,7 +51,8 @@ def inline_calls(lines: list, spans: list, fresh) -> tuple[list, list]:
 def _small_functions(lines, spans) -> dict:
     """name -> (parameters, the returned expression, the tick's span, the
     return's span) for every function made of its tick and one return."""
-    found, seen = {}, {}
+    found: dict = {}
+    seen: dict[str, int] = {}
     for i, line in enumerate(lines):
         m = _DEF.match(line)
         if m is None:
@@ -97,7 +99,8 @@ def _fits(expr, params) -> bool:
 def _head(node):
     """The call evaluated first in an expression, and a function that puts a
     replacement in its place."""
-    parent, field = None, None
+    parent: Any = None  # a node, or the list of a BoolOp's values
+    field: Any = None
     while True:
         if isinstance(node, ast.Call):
             return node, parent, field

@@ -3,30 +3,36 @@ Python, asking the checker (checker.py) whether it is right (effects, loops, ass
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, cast
 
 from ..language import ast as A
 from ..language.types import elem
 from ..model.state import py_name
 from ..support.limits import MAX_NUMBER
 from .common import _ZONE_PATH, Var, _bindings, _pure, iter_code
+from .compilerstate import CompilerState
+
+if TYPE_CHECKING:
+    from ..language.ast import Span
+    from .common import Scope
 
 
-class Statements:
+class Statements(CompilerState):
     """The Compiler's statements (a part of compiler.Compiler)."""
 
     # ---------------------------------------------------------------- statements
-    def block(self, stmts, scope, ind):
+    def block(self, stmts: list, scope: Scope, ind: int) -> None:
         if ind == 1:  # a function's body: how often each name is bound in it
             self.bound = _bindings(stmts)
         for s in stmts:
             getattr(self, "s_" + type(s).__name__)(s, scope, ind)
 
-    def cond(self, node, scope, what):
+    def cond(self, node: A.Node, scope: Scope, what: str) -> str:
         code, t = self.expr(node, scope)
         self.expect(node, t, "bool", what)
         return code
 
-    def s_Let(self, s, scope, ind):
+    def s_Let(self, s: A.Let, scope: Scope, ind: int) -> None:
         code, t, reads = self.reading(s.value, scope)
         # `let x = none` declares a variable for a value to come: any type
         # (fast: the type of every value the function gives that variable)
@@ -45,7 +51,7 @@ class Statements:
             v.field = s.value.name if isinstance(s.value, A.Attr) else None
         self.emit(ind, f"l_{s.name} = {code}", s.span)
 
-    def fixed(self, code, scope) -> bool:
+    def fixed(self, code: str, scope: Scope) -> bool:
         """Is `code` a local name the function binds once only (a parameter:
         never), so that it holds the same value wherever its scope reaches?"""
         if not code.startswith("l_"):
@@ -54,7 +60,7 @@ class Statements:
         return v is not None and v.code == code and \
             self.bound.get(code[2:], 0) == (0 if v.is_param else 1)
 
-    def s_Assign(self, s, scope, ind):
+    def s_Assign(self, s: A.Assign, scope: Scope, ind: int) -> None:
         vcode, vt = self.expr(s.value, scope)
         tgt = s.target
         checked = False  # `x += y`: the sum is range-checked (x += x must not grow for ever)
@@ -63,7 +69,7 @@ class Statements:
             checked = not isinstance(s.value, A.Num)
         if isinstance(tgt, A.Name):
             v = scope.lookup(tgt.id)
-            if not self.check_name_target(s, tgt, v, vt):
+            if not self.check_name_target(s, tgt, v, vt) or v is None:
                 return
             if v.param is not None and v.param[0] in ("var", "local"):
                 self.passed(v.param, s.value, vt if s.op == "=" else "int", scope)
@@ -88,6 +94,7 @@ class Statements:
                           f"{s.op[0]} {vcode}))", s.span)
                 return
         else:
+            tgt = cast(A.Index, tgt)  # (the grammar's third target)
             ocode, ot = self.expr(tgt.obj, scope)
             icode, _ = self.expr(tgt.index, scope)
             if not self.check_index_target(tgt, ot):
@@ -102,7 +109,7 @@ class Statements:
             self.emit(ind, f"if not -{MAX_NUMBER} <= {tcode} <= {MAX_NUMBER}: num({tcode})",
                       s.span)
 
-    def s_If(self, s, scope, ind):
+    def s_If(self, s: A.If, scope: Scope, ind: int) -> None:
         for i, (c, body) in enumerate(s.branches):
             code = self.cond(c, scope, "an 'if' condition")
             self.emit(ind, f"{'if' if i == 0 else 'elif'} {code}:", c.span)
@@ -111,17 +118,18 @@ class Statements:
             self.emit(ind, "else:", s.span)
             self.body(s.orelse, scope, ind + 1, s.span)
 
-    def body(self, stmts, scope, ind, span):
+    def body(self, stmts: list, scope: Scope, ind: int, span: Span) -> None:
         n = len(self.lines)
         self.block(stmts, scope.child(), ind)
         if len(self.lines) == n:
             self.emit(ind, "pass", span)
 
-    def s_For(self, s, scope, ind):
+    def s_For(self, s: A.For, scope: Scope, ind: int) -> None:
         inner = self.loop_head(s.var, s.iter, s.cond, s.span, scope, ind, "loop over")
         self.body(s.body, inner, ind + 1, s.span)
 
-    def loop_head(self, var, iter_node, cond, span, scope, ind, what):
+    def loop_head(self, var: str, iter_node: A.Node, cond: A.Node | None, span: Span,
+                  scope: Scope, ind: int, what: str) -> Scope:
         """`for VAR in LIST [where COND]`: the loop line, its step and its
         filter; returns the scope of the loop's body."""
         icode, it = self.expr(iter_node, scope)
@@ -140,20 +148,20 @@ class Statements:
             self.emit(ind + 1, f"if not ({c}): continue", cond.span)
         return inner
 
-    def s_While(self, s, scope, ind):
+    def s_While(self, s: A.While, scope: Scope, ind: int) -> None:
         c = self.cond(s.cond, scope, "a 'while' condition")
         self.emit(ind, f"while {c}:", s.span)
         self.tick(ind + 1, s.span)
         self.body(s.body, scope, ind + 1, s.span)
 
-    def s_Repeat(self, s, scope, ind):
+    def s_Repeat(self, s: A.Repeat, scope: Scope, ind: int) -> None:
         code, t = self.expr(s.count, scope)
         self.expect(s.count, t, "int", "the count of 'repeat'")
         self.emit(ind, f"for _ in range({code}):", s.span)
         self.tick(ind + 1, s.span)
         self.body(s.body, scope, ind + 1, s.span)
 
-    def s_Return(self, s, scope, ind):
+    def s_Return(self, s: A.Return, scope: Scope, ind: int) -> None:
         if s.value is None:
             self.emit(ind, "return None", s.span)
         else:
@@ -162,18 +170,18 @@ class Statements:
                 self.passed(("ret", self.current_fn), s.value, t, scope)
             self.emit(ind, f"return {code}", s.span)
 
-    def s_Break(self, s, scope, ind):
+    def s_Break(self, s: A.Break, scope: Scope, ind: int) -> None:
         self.emit(ind, "break", s.span)
 
-    def s_Continue(self, s, scope, ind):
+    def s_Continue(self, s: A.Continue, scope: Scope, ind: int) -> None:
         self.emit(ind, "continue", s.span)
 
-    def s_ExprStmt(self, s, scope, ind):
+    def s_ExprStmt(self, s: A.ExprStmt, scope: Scope, ind: int) -> None:
         code, _ = self.expr(s.expr, scope)
         self.check_effect(s)
         self.emit(ind, code, s.span)
 
-    def location(self, node, scope, what, adds=None):
+    def location(self, node: A.Node, scope: Scope, what: str, adds: str | None = None) -> str:
         """A location's code; `adds`: the piece kind placed there (see stocked)."""
         code, t = self.expr(node, scope)
         self.check_location(node, t, what)
@@ -183,10 +191,10 @@ class Statements:
                 else ("space", "comp"))
         return code
 
-    def piece(self, s):
+    def piece(self, s: A.Place | A.Remove | A.Transfer | A.Give) -> None:
         self.check_piece(s)
 
-    def count(self, node, scope):
+    def count(self, node: A.Node | None, scope: Scope) -> str:
         if node is None:
             self.known = True
             return "None"
@@ -195,13 +203,13 @@ class Statements:
         self.known = t == "int"  # (pieces counted in place need a number)
         return code
 
-    def side(self, node, scope, what):
+    def side(self, node: A.Node, scope: Scope, what: str) -> str:
         code, t = self.expr(node, scope)
         self.expect(node, t, "side", what)
         self.known = t == "side"
         return code
 
-    def s_Place(self, s, scope, ind):
+    def s_Place(self, s: A.Place, scope: Scope, ind: int) -> None:
         self.piece(s)
         n = self.count(s.count, scope)
         typed = self.known
@@ -225,7 +233,7 @@ class Statements:
             return
         self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n}{say})", s.span)
 
-    def s_Remove(self, s, scope, ind):
+    def s_Remove(self, s: A.Remove, scope: Scope, ind: int) -> None:
         self.piece(s)
         n = self.count(s.count, scope)
         typed = self.known
@@ -244,7 +252,8 @@ class Statements:
             return
         self.emit(ind, f"G.remove({s.piece!r}, {o}, {loc}, {n})", s.span)
 
-    def taken(self, call, piece, owner, src, n, into):
+    def taken(self, call: str, piece: str, owner: str, src: str, n: str,
+              into: str) -> list[str]:
         """fast: the lines that take at most n (all, if none) of owner's
         pieces from src as Game.remove and Game.transfer count them, and
         add what was taken with `into` (the engine's `call` keeps a log)."""
@@ -257,7 +266,7 @@ class Statements:
                 f"        {row}[{owner}.index] -= {k}",
                 f"        {into}{k}"]
 
-    def s_Transfer(self, s, scope, ind):
+    def s_Transfer(self, s: A.Transfer, scope: Scope, ind: int) -> None:
         self.piece(s)
         n = self.count(s.count, scope)
         typed = self.known
@@ -278,7 +287,7 @@ class Statements:
             return
         self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n}{say})", s.span)
 
-    def s_Move(self, s, scope, ind):
+    def s_Move(self, s: A.Move, scope: Scope, ind: int) -> None:
         wc, wt = self.expr(s.what, scope)
         self.check_moved(s.what, wt)
         dc, dt = self.expr(s.dest, scope)
@@ -303,7 +312,7 @@ class Statements:
             return
         self.emit(ind, f"G.move({wc}, {dc}, {top}{say})", s.span)
 
-    def s_Roll(self, s, scope, ind):
+    def s_Roll(self, s: A.Roll, scope: Scope, ind: int) -> None:
         code, t = self.expr(s.what, scope)
         kinds = [t[5:]] if t.startswith("comp:") else [
             elem(t)[5:]] if elem(t).startswith("comp:") else []
@@ -333,12 +342,12 @@ class Statements:
             return
         self.emit(ind, f"G.roll({code}{say})", s.span)
 
-    def s_Shuffle(self, s, scope, ind):
+    def s_Shuffle(self, s: A.Shuffle, scope: Scope, ind: int) -> None:
         code, t = self.expr(s.zone, scope)
         self.expect(s.zone, t, "zone", "what is shuffled")
         self.emit(ind, f"G.shuffle({code})", s.span)
 
-    def s_Draw(self, s, scope, ind):
+    def s_Draw(self, s: A.Draw, scope: Scope, ind: int) -> None:
         n = self.count(s.count, scope)
         a, at = self.expr(s.src, scope)
         b, bt = self.expr(s.dst, scope)
@@ -347,7 +356,7 @@ class Statements:
         say = self.log_clause(s.log, scope, "list:comp")
         self.emit(ind, f"G.draw({n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
-    def s_Give(self, s, scope, ind):
+    def s_Give(self, s: A.Give, scope: Scope, ind: int) -> None:
         self.piece(s)
         n = self.count(s.count, scope)
         a = self.side(s.giver, scope, "who gives")
@@ -356,7 +365,7 @@ class Statements:
         say = self.log_clause(s.log, scope, "int")
         self.emit(ind, f"G.give({s.piece!r}, {n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
-    def s_Pay(self, s, scope, ind):
+    def s_Pay(self, s: A.Pay, scope: Scope, ind: int) -> None:
         self.check_money(s, "'pay'")
         n = self.count(s.amount, scope)
         a = self.side(s.payer, scope, "who pays")
@@ -364,7 +373,7 @@ class Statements:
         say = self.log_clause(s.log, scope, "int")
         self.emit(ind, f"G.pay({n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
-    def s_Trigger(self, s, scope, ind):
+    def s_Trigger(self, s: A.Trigger, scope: Scope, ind: int) -> None:
         typed = [self.expr(a, scope) for a in s.args]
         codes = [c for c, _ in typed]
         for i, (a, (_, t)) in enumerate(zip(s.args, typed)):
@@ -402,14 +411,14 @@ class Statements:
         guard = f"if G.ev_{s.event}: " if quiet else ""
         self.emit(ind, f"{guard}G.trigger({s.event!r}, {args}{', ' + on if on else ''})", s.span)
 
-    def s_Reveal(self, s, scope, ind):
+    def s_Reveal(self, s: A.Reveal, scope: Scope, ind: int) -> None:
         wc, wt = self.expr(s.what, scope)
         self.check_revealed(s.what, wt)
         tc, tt = self.expr(s.to, scope)
         self.check_sides(s.to, tt, "components are revealed to a side or a list of sides")
         self.emit(ind, f"G.reveal({wc}, {tc})", s.span)
 
-    def s_Turn(self, s, scope, ind):
+    def s_Turn(self, s: A.Turn, scope: Scope, ind: int) -> None:
         who = self.side(s.player, scope, "whose turn it is")
         prev, mover = self.fresh("t"), self.fresh("w")
         if self.fast:  # Game.begin_turn and end_turn, written out
@@ -427,10 +436,10 @@ class Statements:
         # a scenario may check between turns (never while a `win` unwinds)
         self.emit(ind, f"if G.hooks is not None: G.hooks(G, 'turn', {mover}.id)", s.span)
 
-    def s_Win(self, s, scope, ind):
+    def s_Win(self, s: A.Win, scope: Scope, ind: int) -> None:
         code, t = self.expr(s.who, scope)
         self.check_sides(s.who, t, "the winner must be a side or a list of sides")
         self.emit(ind, f"G.win({code})", s.span)
 
-    def s_EndGame(self, s, scope, ind):
+    def s_EndGame(self, s: A.EndGame, scope: Scope, ind: int) -> None:
         self.emit(ind, "G.end_game()", s.span)

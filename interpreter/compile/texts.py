@@ -2,21 +2,27 @@
 secrets they carry (a hidden component, a picked card's field)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 from ..language import ast as A
 from .common import Var, _pure
+from .compilerstate import CompilerState
+
+if TYPE_CHECKING:
+    from .common import Scope
 
 
-class Texts:
+class Texts(CompilerState):
     """The Compiler's texts (a part of compiler.Compiler)."""
 
-    def e_Str(self, n, scope):
+    def e_Str(self, n: A.Str, scope: Scope) -> tuple[str, str]:
         """A text built by interpolation. Its values may hide something from
         some seat (a component lying where not everyone sees it, a field of
         a card a secret decision picked, a secret text): then B_built makes
         it a secret text (views.Secret), which keeps what it shows from those
         who may not see it wherever the text goes. The plain joined code
         stays the fast way when checks made in place show nothing hides."""
+        raw: list[str]  # the code of its words and values, alternating
         parts, raw, grows, tests, built = [], [], False, [], False
         lit = ""  # the literal text raw ends with
         for p in n.parts:
@@ -36,7 +42,8 @@ class Texts:
             if "G.sourced(" in shown:
                 tests.append("not G._picked")
             obj = self.id_of.get(id(p))
-            if shown.startswith("G.ident(") or shown.startswith("G.sourced(G.ident("):
+            if obj is not None and (shown.startswith("G.ident(") or
+                                    shown.startswith("G.sourced(G.ident(")):
                 if _pure(p):
                     o = obj[0]
                     tests.append(f"({o}.__class__ is not Comp or {o}.zone is None or "
@@ -90,7 +97,7 @@ class Texts:
                 f"B_built(G, ({', '.join(raw)},)))", "str"
         return joined, "str"
 
-    def reading(self, p, scope):
+    def reading(self, p: A.Node, scope: Scope) -> tuple[str, str, list[str]]:
         """expr(p), and the components whose fields it reads (as code), in
         case one is a card a secret decision picked (Game.sourced)."""
         saved = self._reads, self._reads_scope
@@ -101,7 +108,7 @@ class Texts:
         finally:
             self._reads, self._reads_scope = saved
 
-    def shown_code(self, p, scope):
+    def shown_code(self, p: A.Node, scope: Scope) -> tuple[str, str, str]:
         """reading(p) for a value a text shows: (code, type, the code of its
         value as the text's secrets need it). A component's id shows the
         component (`{c.id}` of a card lying hidden is 'a card' to those who may
@@ -117,7 +124,7 @@ class Texts:
             raw = f"G.sourced({raw}, ({', '.join(reads)},), {self.read_field(p, scope)!r})"
         return code, t, raw
 
-    def s_Log(self, s, scope, ind):
+    def s_Log(self, s: A.Log, scope: Scope, ind: int) -> None:
         to = ""
         if s.to is not None:
             code, t = self.expr(s.to, scope)
@@ -135,7 +142,7 @@ class Texts:
         # (made by Game.text_of: a log text spends no steps and never fails a game)
         self.emit(ind, f"if G.logging: G.log_text(lambda: (show(G, {code}),){to})", s.span)
 
-    def text_parts(self, value, scope) -> list:
+    def text_parts(self, value: A.Node, scope: Scope) -> list[str]:
         """A text's parts as code, literal text and values alternating: the
         values go to the log as they are, so that a component some seat may
         not see is shown to it as "a card" (views.py)."""
@@ -149,21 +156,21 @@ class Texts:
             parts += [self.shown_value(p, scope), ""]
         return [repr(p) if i % 2 == 0 else p for i, p in enumerate(parts)]
 
-    def shown_value(self, p, scope) -> str:
+    def shown_value(self, p: A.Node, scope: Scope) -> str:
         """A value inserted in a log text or a prompt, as code. One read from a
         component's fields ({c.rank}) is as secret as the component: it goes
         with it (views.Sourced), so that those who may not see the component
         read what it is, not what it says."""
         return self.shown_code(p, scope)[2]
 
-    def read_field(self, p, scope):
+    def read_field(self, p: A.Node, scope: Scope) -> str | None:
         """The field a shown value reads (`{c.rank}`, or `{r}` kept by `let r = c.rank`)."""
         if isinstance(p, A.Attr):
             return p.name
         v = scope.lookup(p.id) if isinstance(p, A.Name) else None
         return v.field if v is not None else None
 
-    def log_clause(self, node, scope, subject) -> str | None:
+    def log_clause(self, node: A.Node | None, scope: Scope, subject: str) -> str | None:
         """A statement's `log TEXT` (or `log x => TEXT`, x being what the
         event moved, drew, rolled, paid, placed or chose, of type `subject`) as
         code for a function giving the line's parts; None without one."""

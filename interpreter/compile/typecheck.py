@@ -3,22 +3,28 @@ operator, and what is wrong with one (a part of checker.Checker)."""
 from __future__ import annotations
 
 import difflib
+from typing import TYPE_CHECKING
 
 from ..language import ast as A
 from ..language.texts import fixed_texts
 from ..language.types import BUILTINS, compatible, is_list, of_value
 from .common import ANY_FIELDS, ATTR_TYPES, _tname
+from .compilerstate import CompilerState, Definition
+
+if TYPE_CHECKING:
+    from ..language.types import Builtin
+    from .common import Scope
 
 # values that are never a list of components, a zone or a text
 SCALARS = ("int", "bool", "none", "side", "space")
 
 
-class TypeCheck:
+class TypeCheck(CompilerState):
     """Fields, calls and operators (a part of checker.Checker)."""
 
-    _any_fields = None
+    _any_fields: set[str] | None = None
 
-    def attr_type(self, node, t, name) -> tuple[str, bool] | None:
+    def attr_type(self, node: A.Node, t: str, name: str) -> tuple[str, bool] | None:
         """(type, assignable) of attribute `name` on type t; None if unknown."""
         rs = self.rs
         if t == "any":
@@ -87,7 +93,7 @@ class TypeCheck:
             return None
         return ("any", True)
 
-    def comp_attr_type(self, node, t, name):
+    def comp_attr_type(self, node: A.Node, t: str, name: str) -> tuple[str, bool] | None:
         rs = self.rs
         if name in ("id", "kind"):
             return ("str", False)
@@ -116,7 +122,8 @@ class TypeCheck:
         what = f"component of kind {kinds[0].name!r}" if len(kinds) == 1 else "component"
         return self.no_attr(node, what, name, known)
 
-    def no_attr(self, node, owner, name, known, what="attribute"):
+    def no_attr(self, node: A.Node, owner: str, name: str, known: list[str],
+                what: str = "attribute") -> tuple[str, bool] | None:
         near = difflib.get_close_matches(name, known, n=1)
         if what == "field":
             self.err(node, "REF-UNDEF", f"{owner} has a field {name!r}: not a side, space, "
@@ -128,7 +135,7 @@ class TypeCheck:
                  hint=f"did you mean {near[0]!r}?" if near else "")
         return None
 
-    def any_fields(self) -> set:
+    def any_fields(self) -> set[str]:
         """Every field some value of this ruleset has: what `x.name` can read
         or write when the checker cannot tell what x is (the runtime's
         allow-lists, and the keys of the tables' rows)."""
@@ -155,19 +162,19 @@ class TypeCheck:
             self._any_fields = out
         return self._any_fields
 
-    def unknown_name(self, n, scope):
+    def unknown_name(self, n: A.Name, scope: Scope) -> None:
         """A name that is no variable here."""
         if n.id in self.funcs or n.id in BUILTINS:
             self.err(n, "TYPE", f"function {n.id!r} must be called: {n.id}(...)")
             return
         known = set()
-        s = scope
+        s: Scope | None = scope
         while s is not None:
             known |= set(s.names)
             s = s.parent
         self.undef(n, "name", n.id, known)
 
-    def index_type(self, n, t, it) -> str:
+    def index_type(self, n: A.Index, t: str, it: str) -> str:
         """The type of `x[i]`, x of type t and i of type it."""
         if t == "row":
             self.expect(n.index, it, "side", "a piece count's index")
@@ -179,13 +186,14 @@ class TypeCheck:
             self.err(n, "TYPE", f"{_tname(t)} cannot be indexed")
         return "any"
 
-    def check_callee(self, n) -> bool:
+    def check_callee(self, n: A.Call) -> bool:
         if not isinstance(n.func, A.Name):
             self.err(n, "TYPE", "only named functions can be called")
             return False
         return True
 
-    def check_keywords_allowed(self, name, kwargs, scope) -> list:
+    def check_keywords_allowed(self, name: str, kwargs: list[A.KeywordArg],
+                               scope: Scope) -> list[A.KeywordArg]:
         """The named arguments of a call, [] when the function takes none."""
         if kwargs and not (name in BUILTINS and scope.lookup(name) is None and
                            name not in self.funcs):
@@ -195,7 +203,7 @@ class TypeCheck:
             return []
         return kwargs
 
-    def check_original(self, n, nargs):
+    def check_original(self, n: A.Call, nargs: int) -> tuple[str, Definition] | None:
         """`original(...)`: (its target, its node), None outside an override."""
         if self.original is None:
             self.err(n, "REF-UNDEF", "original(...) is only allowed in an 'override'")
@@ -206,11 +214,11 @@ class TypeCheck:
             self.err(n, "ARITY", f"original() takes {want} argument(s), got {nargs}")
         return target, node
 
-    def check_arity(self, n, name, want, got):
+    def check_arity(self, n: A.Call, name: str, want: int, got: int) -> None:
         if got != want:
             self.err(n, "ARITY", f"{name}() takes {want} argument(s), got {got}")
 
-    def check_builtin_call(self, n, name, b, types) -> bool:
+    def check_builtin_call(self, n: A.Call, name: str, b: Builtin, types: list[str]) -> bool:
         """A call of built-in `name` (BUILTINS[name] is b) with arguments of
         these types; False when it cannot be compiled."""
         nargs = len(types)
@@ -227,11 +235,11 @@ class TypeCheck:
                          f"function such as x => x.value, not {_tname(types[i])}")
         return True
 
-    def check_money(self, node, what):
+    def check_money(self, node: A.Node, what: str) -> None:
         if not self.rs.money:
             self.err(node, "REF-UNDEF", f"{what} needs money: declare `money:` in game.yaml")
 
-    def check_builtin(self, n, name, types):
+    def check_builtin(self, n: A.Call, name: str, types: list[str]) -> None:
         """Literal arguments the checker can verify against the ruleset."""
         lit = None
         if n.args and isinstance(n.args[0], A.Str) and len(n.args[0].parts) == 1 \
@@ -254,7 +262,7 @@ class TypeCheck:
         if name in ("abs",):
             self.expect(n.args[0], types[0], "int", "abs()'s argument")
 
-    def check_keyword(self, kw, name, b, seen) -> bool:
+    def check_keyword(self, kw: A.KeywordArg, name: str, b: Builtin, seen: set[str]) -> bool:
         """`by: KEY` given to built-in `name`: a name it takes, once."""
         if kw.name not in b.keywords:
             self.err(kw, "ARITY", f"{name}() takes no '{kw.name}:' argument" +
@@ -267,23 +275,23 @@ class TypeCheck:
         seen.add(kw.name)
         return True
 
-    def check_key_item(self, kw, item, it):
+    def check_key_item(self, kw: A.KeywordArg, item: A.Node, it: str) -> None:
         """One item of `by: [...]` that is not written as a lambda."""
         if not compatible(it, "func"):
             self.err(item, "TYPE", f"'{kw.name}:' lists functions such as "
                      f"x => x.cost, not {_tname(it)}")
 
-    def check_key(self, kw, t):
+    def check_key(self, kw: A.KeywordArg, t: str) -> None:
         """`by: KEY` of type t (a function or a list of functions)."""
         if not (t == "func" or compatible(t, "func") and not is_list(t) or
                 t.startswith("list:")):
             self.err(kw.value, "TYPE", f"'{kw.name}:' takes a function such as x => x.cost "
                      f"or a list of them, not {_tname(t)}")
 
-    def unknown_function(self, n, name):
+    def unknown_function(self, n: A.Call, name: str) -> None:
         self.undef(n.func, "function", name, list(self.funcs) + list(BUILTINS))
 
-    def binop_type(self, n, lt, rt) -> str:
+    def binop_type(self, n: A.BinOp, lt: str, rt: str) -> str:
         """The type of `a OP b`: a list for lists joined with '+', "str" for
         a text joined with '+' (an error: it has no code), else "int"."""
         if n.op == "+" and (is_list(lt) or is_list(rt)):
@@ -301,7 +309,7 @@ class TypeCheck:
             self.expect(side, t, "int", f"an operand of '{n.op}'")
         return "int"
 
-    def check_compare(self, n, lt, rt):
+    def check_compare(self, n: A.Compare, lt: str, rt: str) -> None:
         if n.op in ("in", "notin"):
             if rt in SCALARS or rt.startswith("comp"):
                 self.err(n.right, "TYPE", f"'in' needs a list, zone or text, not {_tname(rt)}")
@@ -312,7 +320,7 @@ class TypeCheck:
             self.err(n, "TYPE", f"comparing {_tname(lt)} with {_tname(rt)} is always "
                      f"{'false' if n.op == '==' else 'true'}")
 
-    def check_text(self, n):
+    def check_text(self, n: A.Compare) -> None:
         """`x.title == "contact"`, `x.id in ["a", "b"]`: a text that the field
         holds nowhere in the data (texts.py) makes the test constant; a
         warning, with the nearest text the field does hold."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import copy
 import re
+from typing import Any, Callable
 
 from ..support.limits import MAX_NUMBER
 
@@ -36,7 +37,7 @@ _PAYS = re.compile(r"^(?P<head>(?:l_\w+|_ow\d+) = |return |for l_\w+ in )"
                    r"\(spend\(G, (?P<k>\d+)\) or (?P<rest>.*)\)(?P<colon>:?)$")
 
 
-def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
+def unrolled(text: str, fresh: Callable[[str], str]) -> list[tuple[int, str]] | None:
     """One statement `text` (no indent) as (indent, line) pairs, or None to
     keep it as it is. fresh(base) gives a name no other code uses."""
     paying = _PAYS.match(text)
@@ -49,7 +50,7 @@ def unrolled(text: str, fresh) -> list[tuple[int, str]] | None:
     if m is None:
         return None
     try:
-        stmt = ast.parse(text).body[0]
+        stmt: Any = ast.parse(text).body[0]  # (of the forms _HEAD matches)
     except SyntaxError:
         return None
     value, call = stmt.value, None
@@ -87,7 +88,7 @@ _GUARDED = re.compile(r"^(?:(?P<if>if )(?P<test>.*):|"
                       r"(?P<head>(?:l_\w+|_i\d+) = |return )(?P<value>.*))$")
 
 
-def guarded(text: str, fresh) -> list[tuple[int, str]] | None:
+def guarded(text: str, fresh: Callable[[str], str]) -> list[tuple[int, str]] | None:
     """As unrolled, once small functions are written in place: `if FOLD:`,
     and `x = A and FOLD` / `return A or FOLD` (a function that tests
     something and then looks through a list, written in place): the fold
@@ -102,6 +103,7 @@ def guarded(text: str, fresh) -> list[tuple[int, str]] | None:
         node = ast.parse(code, mode="eval").body
     except SyntaxError:
         return None
+    op: Any  # (set with `before`)
     before, op = [], None
     if isinstance(node, ast.BoolOp) and not m.group("if"):
         before, op, node = node.values[:-1], node.op, node.values[-1]
@@ -140,7 +142,7 @@ _ARITH = (ast.Add, ast.Sub, ast.Mult)
 _PURE_CALLS = {"B_mul", "B_add", "B_sub", "num"}  # arithmetic: reads and changes nothing
 
 
-def lean(text: str, fresh) -> list[tuple[int, str]] | None:
+def lean(text: str, fresh: Callable[[str], str]) -> list[tuple[int, str]] | None:
     """`x = num(a + b)` and `return num(...)`: the range check written in
     place (num is called only near the limit); and the step an unanswered
     `collect` pays (`(... if G.ev_e else (spend(G, 1) or 0))`) paid before
@@ -309,10 +311,10 @@ def _paid_arg(node):
 class _Rename(ast.NodeTransformer):
     """Names replaced: by another name (a str) or by a copy of a node."""
 
-    def __init__(self, names):
+    def __init__(self, names: dict[str, str | ast.AST]):
         self.names = names
 
-    def visit_Name(self, node):
+    def visit_Name(self, node: ast.Name) -> ast.AST:
         new = self.names.get(node.id)
         if new is None:
             return node
@@ -321,7 +323,7 @@ class _Rename(ast.NodeTransformer):
         return copy.deepcopy(new)
 
 
-def substituted(node, names):
+def substituted(node: Any, names: dict[str, str | ast.AST]) -> Any:
     """A copy of node with names replaced (see _Rename)."""
     return _Rename(names).visit(copy.deepcopy(node))
 
@@ -336,7 +338,7 @@ def _build(comp, ind, names, out, fresh, action, fuse=False):
     (`for x in paid(G, [y for y in ys if c])`) may walk ys itself, paying
     for the items kept once the walk is done (no loop stops early)."""
     names = dict(names)  # this comprehension's variables are its own
-    after = []  # (indent, line) once a fused loop is done, innermost first
+    after: list[tuple[int, str]] = []  # (indent, line) once a fused loop is done, innermost first
     for g in comp.generators:
         it = g.iter
         var = fresh("v")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import difflib
 import itertools
+from pathlib import Path
+from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import LiteralScalarString, FoldedScalarString
@@ -13,13 +15,14 @@ from ..language.parser import Source, parse
 from ..support.diagnostics import DiagnosticError
 from ..support.limits import MAX_COMPONENTS, MAX_COPIES
 from .definitions import _ID, _PLACES, COMP_RESERVED, AttrDef, CompDef, KindDef
+from .loaderstate import LoaderState
 from .yamlio import position, read_text, shorten
 
 
-class Components:
+class Components(LoaderState):
     """The loader's component files (a part of ruleset._Loader)."""
 
-    def load_components(self, f, doc):
+    def load_components(self, f: Path, doc: CommentedMap) -> None:
         rs = self.rs
         kname = doc["component"]
         attrs = {n: self.attr_def(f, doc["attributes"], n, a)
@@ -80,7 +83,7 @@ class Components:
                 rs.components.append(CompDef(cid, kname, values, rules, str(f), line, col,
                                              count is not None))
 
-    def product_items(self, f, doc) -> list:
+    def product_items(self, f: Path, doc: CommentedMap) -> list[CommentedMap]:
         """The items of `product` (every combination of its lists, the first
         outermost) with `each` filled in: `{key}` in a text is the item's
         value of that product key. Each item is placed at `each` in the file,
@@ -90,8 +93,8 @@ class Components:
             return []
         keys, lists = list(product), [list(v) for v in product.values()]
         size = 1
-        for values in lists:
-            size *= len(values)
+        for choices in lists:
+            size *= len(choices)
         if size * int(each.get("count") or 1) > MAX_COMPONENTS:
             self.err(f, *position(doc, "product", at_key=True), "LIMIT",
                      f"the product makes {size:,} items; the limit is {MAX_COMPONENTS:,} "
@@ -122,7 +125,7 @@ class Components:
             out.append(item)
         return out
 
-    def card_rules(self, f, item, owner):
+    def card_rules(self, f: Path, item: CommentedMap, owner: str) -> A.Module | None:
         text = item["rules"]
         line, col = position(item, "rules")
         if f not in self.raw:  # the file was read and checked once already by load_yaml
@@ -153,7 +156,7 @@ class Components:
                          "a component's rules may hold only 'on' and 'ability' handlers")
         return mod
 
-    def attr_def(self, f, node, name, a) -> AttrDef:
+    def attr_def(self, f: Path, node: CommentedMap, name: str, a: Any) -> AttrDef:
         if "enum" in a:
             t = "enum"
         else:
@@ -164,7 +167,7 @@ class Components:
                      f"default of {name!r} does not fit its type {t}")
         return d
 
-    def type_ok(self, d: AttrDef, v) -> bool:
+    def type_ok(self, d: AttrDef, v: object) -> bool:
         if d.type == "int":
             return isinstance(v, int) and not isinstance(v, bool)
         if d.type == "bool":
@@ -174,10 +177,11 @@ class Components:
         if d.type == "spaces":
             return isinstance(v, list) and all(isinstance(x, str) for x in v)
         if d.type == "enum":
-            return v in d.values
+            return v in (d.values or ())  # (an enum always has its list)
         return True
 
-    def item_values(self, f, item, attrs, props, what) -> dict:
+    def item_values(self, f: Path, item: CommentedMap, attrs: dict[str, AttrDef], props: dict,
+                    what: str) -> dict:
         values = {}
         for key in item:
             if key in ("id", "count", "rules", "text"):
@@ -186,7 +190,7 @@ class Components:
                 d = attrs[key]
                 v = item[key]
                 if not self.type_ok(d, v):
-                    want = f"one of {', '.join(d.values)}" if d.type == "enum" else d.type
+                    want = f"one of {', '.join(d.values or ())}" if d.type == "enum" else d.type
                     code = "SCHEMA-VALUE" if d.type == "enum" else "SCHEMA-TYPE"
                     self.err(f, *position(item, key), code,
                              f"{what} {item.get('id')!r}: {key} must be {want}, got {v!r}")

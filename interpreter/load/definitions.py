@@ -96,5 +96,5 @@ class Ruleset:
     lint: dict = field(default_factory=dict)  # game.yaml lint: (rulebook lint's settings)
     coverage: dict = field(default_factory=dict)  # game.yaml coverage: (rulebook coverage's)
 
-    def zone_names(self, scope):
+    def zone_names(self, scope: str) -> list[str]:
         return [n for (s, n) in self.zones if s == scope]

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
+from typing import Any, Iterable, TypeAlias
 
 from .definitions import COMP_RESERVED, RESERVED_ATTRS, SPACE_RESERVED
+from .loaderstate import LoaderState
 from .yamlio import position
 
+# where a name is defined, for a message: (path, line, col), None when unknown
+_At: TypeAlias = "tuple[str, int, int] | None"
 
-class References:
+
+class References(LoaderState):
     """The loader's cross-file checks (a part of ruleset._Loader)."""
 
-    def resolve_references(self):
+    def resolve_references(self) -> None:
         rs = self.rs
         spaces = {sid for sid, _ in rs.spaces}
 
@@ -49,13 +55,15 @@ class References:
                 if not loaded("components"):
                     continue
                 if opt["from"] not in rs.kinds:
-                    self.undef(f, *opt["from_at"], "component kind",
+                    from_at: tuple[int, int] = opt["from_at"]
+                    self.undef(f, *from_at, "component kind",
                                opt["from"], rs.kinds)
                     continue
                 opt["choices"] = [c.id for c in rs.components if c.kind == opt["from"]]
             d = opt["default"]
             if d is not None and d != "random" and d not in opt["choices"]:
-                self.err(f, *opt["default_at"], "OPTION",
+                default_at: tuple[int, int] = opt["default_at"]
+                self.err(f, *default_at, "OPTION",
                          f"default {d!r} of option {name!r} is not one of its choices")
         self.apply_option_changes()
         self.check_attribute_names()
@@ -85,26 +93,29 @@ class References:
                     if sid not in seat_ids:
                         self.undef(opt["at"][0], *position(node, i), "seat", sid, seat_ids)
 
-    def check_attribute_names(self):
+    def check_attribute_names(self) -> None:
         """Each side, space and component reads its fields by name: a piece
         kind, variable, zone or attribute must not share a name with a built-in
         field of the same object, nor with another declared name there."""
         rs = self.rs
-        pieces = {p: rs.where.get(("piece", p)) for p in rs.pieces}
-        owners = [("sides", RESERVED_ATTRS,
-                   [("side variable", n, rs.where.get(("var", "side", n))) for n in rs.side_vars]
-                   + [("side zone", n, rs.where.get(("zone", "side", n)))
-                      for n in rs.zone_names("side")]),
-                  ("spaces", SPACE_RESERVED,
-                   [("space attribute", n, rs.where.get(("space-attr", n))) for n in rs.space_attrs]
-                   + [("space zone", n, rs.where.get(("zone", "space", n)))
-                      for n in rs.zone_names("space")])]
+        pieces: dict[str, _At] = {p: rs.where.get(("piece", p)) for p in rs.pieces}
+        # (whose fields, their built-in ones, [(what, name, where)] declared there)
+        owners: list[tuple[str, set[str], list[tuple[str, str, _At]]]] = [
+            ("sides", RESERVED_ATTRS,
+             [("side variable", n, rs.where.get(("var", "side", n))) for n in rs.side_vars]
+             + [("side zone", n, rs.where.get(("zone", "side", n)))
+                for n in rs.zone_names("side")]),
+            ("spaces", SPACE_RESERVED,
+             [("space attribute", n, rs.where.get(("space-attr", n))) for n in rs.space_attrs]
+             + [("space zone", n, rs.where.get(("zone", "space", n)))
+                for n in rs.zone_names("space")])]
         for kname, k in rs.kinds.items():
             owners.append((f"components of kind {kname!r}", set(),
                            [("attribute", n, rs.where.get(("kind-attr", kname, n)))
                             for n in list(k.attributes) + list(k.properties)]))
         owners.append(("components", COMP_RESERVED, []))
-        builtin_of = {}  # piece -> the objects on which its name is a built-in field
+        # piece -> the objects on which its name is a built-in field
+        builtin_of: dict[str, list[str]] = {}
         for owner, builtin, declared in owners:
             for what, name, at in declared:
                 if name in builtin and at and what != "side variable":  # vars: load_game
@@ -119,16 +130,18 @@ class References:
                              f"(both would be read as {owner[:-1] if owner.endswith('s') else owner}"
                              f".{name})")
         for name, where in builtin_of.items():
-            if pieces[name]:
-                self.err(*pieces[name], "DUP-ID", f"{name!r} is a built-in field of "
+            piece_at = pieces[name]
+            if piece_at:
+                self.err(*piece_at, "DUP-ID", f"{name!r} is a built-in field of "
                          f"{' and '.join(where)}, where pieces are counted; the piece kind "
                          "needs another name")
         for sa in set(rs.space_attrs) & set(rs.zone_names("space")):
-            at = rs.where.get(("zone", "space", sa))
-            if at:
-                self.err(*at, "DUP-ID", f"{sa!r} is both a space attribute and a space zone")
+            zone_at: _At = rs.where.get(("zone", "space", sa))
+            if zone_at:
+                self.err(*zone_at, "DUP-ID", f"{sa!r} is both a space attribute and a space zone")
 
-    def undef(self, f, line, col, what, name, known):
+    def undef(self, f: str | Path, line: int, col: int, what: str, name: Any,
+              known: Iterable[Any]) -> None:
         near = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
         self.err(f, line, col, "REF-UNDEF", f"undefined {what} {name!r}",
                  hint=f"did you mean {near[0]!r}?" if near else "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
 
 from ruamel.yaml.comments import CommentedMap
 
@@ -37,10 +38,11 @@ class _Loader(Components, References):
         self.raw: dict = {}  # path -> lines, for the positions of card rules
         self.too_many = False  # MAX_COMPONENTS was reported
 
-    def err(self, path, line, col, code, msg, hint=""):
+    def err(self, path: str | Path, line: int, col: int, code: str, msg: str,
+            hint: str = "") -> None:
         self.diags.append(Diagnostic(str(path), line, col, code, msg, hint=hint))
 
-    def run(self, variant=None, options=None) -> Ruleset:
+    def run(self, variant: str | None = None, options: dict | None = None) -> Ruleset:
         folder = self.folder
         if path_too_long(folder):
             self.err(folder, 1, 1, "LIMIT", f"the path is {len(str(folder)):,} characters long; "
@@ -69,7 +71,7 @@ class _Loader(Components, References):
         self.resolve_references()
         return self.rs
 
-    def load_overlays(self, vdir, options):
+    def load_overlays(self, vdir: Path, options: dict) -> None:
         """Apply the overlay folders that the chosen option values bring in."""
         for opt, table in list(self.rs.overlay_map.items()):
             spec = self.rs.options.get(opt, {})
@@ -89,7 +91,7 @@ class _Loader(Components, References):
                     continue
                 self.load_layer(odir, ("overlay", "components", "tables"))
 
-    def load_layer(self, folder, kinds):
+    def load_layer(self, folder: Path, kinds: tuple[str, ...]) -> None:
         """Load one folder's YAML files (of the allowed kinds) and rule files."""
         docs = []
         base = "game" in kinds
@@ -142,7 +144,7 @@ class _Loader(Components, References):
             except DiagnosticError as e:
                 self.diags.extend(e.diagnostics)
 
-    def variable(self, f, node, scope, name, init):
+    def variable(self, f: Path, node: CommentedMap, scope: str, name: str, init: Any) -> Any:
         """A variable's starting value; `{value: V, visibility: owner}` (side
         variables) or `hidden` also says who may see it."""
         if not isinstance(init, dict):
@@ -156,7 +158,7 @@ class _Loader(Components, References):
         return init.get("value")
 
     # -- variant.yaml / overlay.yaml -------------------------------------------
-    def load_overlay(self, f, doc):
+    def load_overlay(self, f: Path, doc: CommentedMap) -> None:
         """An overlay adds options, variables, zones and pieces, restricts the
         base's options and names bot seats; it may not silently redefine."""
         rs = self.rs
@@ -233,7 +235,7 @@ class _Loader(Components, References):
                                                       z.get("visibility", "public"),
                                                       z.get("live", False), z.get("title"))
 
-    def apply_option_changes(self):
+    def apply_option_changes(self) -> None:
         rs = self.rs
         for f, node, name, change in rs.pending_options:
             if name not in rs.options:
@@ -260,7 +262,7 @@ class _Loader(Components, References):
                 opt["default"] = opt["choices"][0]
 
     # -- game.yaml ---------------------------------------------------------
-    def load_game(self, f, doc):
+    def load_game(self, f: Path, doc: CommentedMap) -> None:
         rs = self.rs
         rs.id, rs.name = doc["id"], doc["name"]
         rs.where["game"] = (str(f), 1, 1)
@@ -333,7 +335,7 @@ class _Loader(Components, References):
         for name in sorted(dup):
             self.err(f, 1, 1, "DUP-ID", f"{name!r} is both a side variable and a side zone")
 
-    def piece(self, f, node, name, p):
+    def piece(self, f: Path, node: CommentedMap, name: str, p: Any) -> None:
         """A piece kind: one supply for every side, or per side with 'others'."""
         supply = p["supply"]
         if "name" in p or "plural" in p:
@@ -345,7 +347,7 @@ class _Loader(Components, References):
         else:
             self.rs.pieces[name] = supply
 
-    def define(self, key, f, node, k):
+    def define(self, key: tuple, f: Path, node: Any, k: Any) -> bool:
         line, col = position(node, k, at_key=isinstance(node, dict)) if node is not None else (1, 1)
         if key in self.rs.where and key[0] != "game":
             p0, l0, _ = self.rs.where[key]
@@ -355,7 +357,7 @@ class _Loader(Components, References):
         return True
 
     # -- board ---------------------------------------------------------------
-    def load_board(self, f, doc):
+    def load_board(self, f: Path, doc: CommentedMap) -> None:
         rs = self.rs
         if ("board-file",) in rs.where:
             self.err(f, 1, 1, "DUP-ID", f"a ruleset has one board; another is in {rs.where[('board-file',)]}")
@@ -385,7 +387,7 @@ class _Loader(Components, References):
             self.rs.where[("links-node", kind)] = pairs
 
     # -- tables --------------------------------------------------------------
-    def load_tables(self, f, doc, replace=False):
+    def load_tables(self, f: Path, doc: CommentedMap, replace: bool = False) -> None:
         """Tables of an overlay replace the base's tables of the same name."""
         for name, v in doc["tables"].items():
             if replace and name in self.rs.tables:
@@ -397,7 +399,7 @@ class _Loader(Components, References):
                 self.rs.tables[name] = plain(v)
 
 
-def _option(f, node, name, opt) -> dict:
+def _option(f: Path, node: CommentedMap, name: str, opt: Any) -> dict:
     """An option as the loader keeps it, with the places for messages."""
     return {"choices": list(opt.get("choices", [])), "from": opt.get("from"),
             "default": opt.get("default"),
@@ -409,7 +411,8 @@ def _option(f, node, name, opt) -> dict:
 
 
 
-def load_ruleset(folder, variant=None, options=None) -> tuple[Ruleset, list[Diagnostic]]:
+def load_ruleset(folder: str | Path, variant: str | None = None,
+                 options: dict | None = None) -> tuple[Ruleset, list[Diagnostic]]:
     """Load a ruleset folder, with a variant and the overlays its options select.
 
     A run that loads the same files again (every scenario of a ruleset, each

@@ -15,6 +15,7 @@ import re
 import stat
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Iterable
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq, CommentedSet
@@ -49,7 +50,7 @@ __all__ = ["read_text", "confine", "is_dir", "is_file", "exists", "path_too_long
 
 
 # ------------------------------------------------------------------ paths and files
-def path_too_long(path) -> bool:
+def path_too_long(path: str | Path) -> bool:
     """True when a path has more characters than MAX_PATH_CHARS."""
     return len(str(path)) > MAX_PATH_CHARS
 
@@ -63,17 +64,17 @@ def _test(path, test) -> bool:
         return False
 
 
-def is_dir(path) -> bool:
+def is_dir(path: str | Path) -> bool:
     """Path.is_dir() that answers False instead of raising (too long, NUL, no access)."""
     return _test(path, Path.is_dir)
 
 
-def is_file(path) -> bool:
+def is_file(path: str | Path) -> bool:
     """Path.is_file() that answers False instead of raising."""
     return _test(path, Path.is_file)
 
 
-def exists(path) -> bool:
+def exists(path: str | Path) -> bool:
     """Path.exists() that answers False instead of raising."""
     return _test(path, Path.exists)
 
@@ -85,7 +86,7 @@ def line_col(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - start + 1
 
 
-def read_text(path, diags: list[Diagnostic]) -> str | None:
+def read_text(path: str | Path, diags: list[Diagnostic]) -> str | None:
     """The text of one ruleset, scenario or save file; None (with a located
     diagnostic appended) when it is missing, not a regular file, larger than
     MAX_FILE_BYTES (checked before reading), not UTF-8 or binary (a NUL byte).
@@ -156,7 +157,7 @@ _LOADED: dict = {}
 _LOADED_MAX = 1024
 
 
-def load_yaml(path: Path, diags: list[Diagnostic]):
+def load_yaml(path: Path, diags: list[Diagnostic]) -> Any:
     """Parse one YAML file round-trip (positions kept); None on error."""
     text = read_text(path, diags)
     if text is None:
@@ -266,7 +267,7 @@ _COMMA_NUMBER = re.compile(r"(:\s+)(-?\d{1,3}(?:,\d{3})+)(?=\s*(?:[,}\]#]|$))")
 
 def _comma_numbers(text: str) -> list:
     """(line, col, text) of each `key: 1,000` outside quotes and comments."""
-    out = []
+    out: list[tuple[int, int, str]] = []
     if "," not in text:
         return out
     block = None  # the indentation a text block's lines have (`key: |`): prose, skipped
@@ -402,7 +403,7 @@ def _big_numbers(doc) -> list:
     """(line, col, value) of every number whose magnitude is past MAX_NUMBER;
     each list or mapping is visited once however many aliases share it."""
     out, seen = [], set()
-    todo = [(doc, None, None, False)]
+    todo: list[tuple[Any, Any, Any, bool]] = [(doc, None, None, False)]
     while todo:
         node, parent, key, at_key = todo.pop()
         if isinstance(node, (dict, list)):
@@ -441,7 +442,7 @@ def _number_text(v) -> str:
     return str(float(v))
 
 
-def shorten(v, n: int = 60) -> str:
+def shorten(v: object, n: int = 60) -> str:
     """A name or key as shown in a message: long ones are cut, control
     characters escaped."""
     s = str(v)
@@ -470,7 +471,7 @@ def _tags(node, parent, key, out) -> list:
     return out
 
 
-def position(node, key=None, *, at_key=False) -> tuple[int, int]:
+def position(node: Any, key: Any = None, *, at_key: bool = False) -> tuple[int, int]:
     """1-based line/col of `node[key]` (its value, or its key with at_key)."""
     lc = getattr(node, "lc", None)
     if lc is None:
@@ -489,7 +490,7 @@ def position(node, key=None, *, at_key=False) -> tuple[int, int]:
     return (lc.line + 1, lc.col + 1)
 
 
-def walk(doc, path):
+def walk(doc: Any, path: Iterable[Any]) -> tuple[Any, Any, Any]:
     """Follow a jsonschema absolute_path; return (parent, last_key, node)."""
     parent, key, node = None, None, doc
     for part in path:
@@ -551,13 +552,13 @@ def _validator_class():
 
 
 @lru_cache(maxsize=None)
-def validator(name: str):
+def validator(name: str) -> Any:
     """The checker of schemas/<name>.schema.json (a jsonschema validator)."""
     schema = json.loads(schema_text(f"{name}.schema.json"))
     return _validator_class()(schema, registry=_registry())
 
 
-def plain(node):
+def plain(node: Any) -> Any:
     """ruamel containers and scalars -> plain dicts, lists, bools, ints, floats
     and strs (for jsonschema and the engine). The document must have passed
     load_yaml's bounds (depth and expanded size)."""
@@ -582,7 +583,7 @@ _CHECKED: dict = {}
 _TEXT: dict = {}  # id of a shared document -> (document, the text it was read from)
 
 
-def schema_diagnostics(path: str, doc, schema_name: str) -> list[Diagnostic]:
+def schema_diagnostics(path: str, doc: Any, schema_name: str) -> list[Diagnostic]:
     hit = _CHECKED.get((path, schema_name))
     if hit is not None and hit[0] is doc:
         return list(hit[1])
@@ -699,7 +700,7 @@ def _message(err) -> str:
     return msg
 
 
-def _types(t) -> str:
+def _types(t: str | list[str]) -> str:
     names = {"integer": "a whole number", "number": "a number", "string": "a string",
              "boolean": "true or false",
              "array": "a list", "object": "a mapping", "null": "nothing"}
