@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import copy_ruleset, race_with_rules
+from helpers import HANDS_FILES, copy_ruleset, race_with_rules, write_files
 
 
 @pytest.fixture
@@ -37,3 +37,10 @@ def make_ruleset(tmp_path):
     def make(rules: str, game_extra: str = "", *, folder: Path | None = None, **kw) -> Path:
         return race_with_rules(folder or tmp_path / "game", rules, game_extra, **kw)
     return make
+
+
+@pytest.fixture
+def hands(tmp_path) -> Path:
+    """The hands game (helpers.HANDS_FILES) in a fresh folder: hidden deck,
+    owner-only hands and dice, a face-down pile."""
+    return write_files(tmp_path / "hands", HANDS_FILES)

@@ -267,3 +267,62 @@ def probe_ruleset(folder: Path, probe: str, game: str, defs: str = "",
     body = "\n".join("  " + line for line in probe.splitlines())
     flow = f"game {{\n  rounds 1 {{ main }}\n}}\n\n{defs}phase main {{\n{body}\n}}\n"
     return write_files(folder, {"game.yaml": game, **(files or {}), "flow.rules": flow})
+
+
+# the hands game: a hidden deck, owner-only hands and dice, a face-down pile;
+# each turn a card is passed face down and one played face up
+HANDS_GAME = hands_game("hands", ("north", "south"), table=True)
+HANDS_CARDS = """\
+kind: components
+component: card
+attributes:
+  rank: {type: int}
+zone: deck
+items:
+  - {id: ace, rank: 14}
+  - {id: king, rank: 13}
+  - {id: queen, rank: 12}
+  - {id: jack, rank: 11}
+  - {id: ten, rank: 10}
+  - {id: nine, rank: 9}
+  - {id: eight, rank: 8}
+  - {id: seven, rank: 7}
+  - {id: six, rank: 6}
+  - {id: five, rank: 5}
+  - {id: four, rank: 4}
+  - {id: three, rank: 3}
+"""
+HANDS_DICE = dice_yaml("cup", "id: dn1", "id: dn2", "id: ds1", "id: ds2")
+HANDS_RULES = """\
+game {
+  setup {
+    shuffle deck
+    for p in players { draw 3 from deck to p.hand }
+    move [component("dn1"), component("dn2")] to north.dice
+    move [component("ds1"), component("ds2")] to south.dice
+  }
+  rounds 2 { play }
+}
+
+phase play {
+  for p in players {
+    turn p {
+      roll p.dice
+      choose p as pass "pass a card face down" {
+        option "{c}" for c in p.hand { move c to pile }
+      }
+      choose p as show "play a card face up" {
+        option "{c}" for c in p.hand {
+          move c to table
+          p.score += c.rank
+        }
+      }
+      log "{p} keeps {p.hand.top} in hand"
+      move sort_by(p.hand.items, c => c.rank) to pile
+      draw 2 from deck to p.hand
+    }
+  }
+}
+"""
+HANDS_FILES = {"game.yaml": HANDS_GAME, "cards.yaml": HANDS_CARDS, "dice.yaml": HANDS_DICE,
+               "hands.rules": HANDS_RULES}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 # the ground floor first
-FLOORS = ["support", "language", "load", "model", "compile", "run", "designer", "cli"]
+FLOORS = ["support", "language", "load", "model", "compile", "run", "search", "designer", "cli"]
 
 
 def imports(path: Path) -> list[tuple[str, int]]:

@@ -31,7 +31,7 @@ from ..support.terminal import SafeConsole, echo
 @click.argument("path", required=False)
 @click.option("--seed", type=click.IntRange(-10**15, 10**15), default=0, show_default=True)
 @click.option("--agents", default="random",
-              help="Comma-separated, one per player: random, first, human (you play that seat).")
+              help="Comma-separated, one per player: random, first, mcts[:N|:Ts], human (you play that seat).")
 @click.option("--option", "opts", multiple=True, help="KEY=VALUE game option.")
 @click.option("--plain", is_flag=True, help="No colours or screen clearing (for pipes and logs).")
 @click.option("--format", "log_format", type=click.Choice(["text", "jsonl", "html"]),

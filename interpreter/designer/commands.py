@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, NoReturn
 
 import click
 
-from ..run.agents import make_agent
+from ..search.agents import make_agent
 from ..run.engine import (
     BACKENDS,
     Program,

@@ -25,11 +25,11 @@ class Decision:
     the game as plain data. It holds no path to the game itself: no state,
     deck order or other players' hidden zones reach an agent."""
 
-    __slots__ = ("player", "decision", "prompt", "labels", "_view", "some")
+    __slots__ = ("player", "decision", "prompt", "labels", "_view", "some", "search")
 
     def __init__(self, player: str, decision: str, prompt: str | None,
                  labels: Sequence[str] | None, view: dict | None = None,
-                 some: SomeOffer | None = None):
+                 some: SomeOffer | None = None, search: Any = None):
         self.player = player
         self.decision = decision
         self.prompt = prompt
@@ -38,6 +38,9 @@ class Decision:
         # a "choose some" offer (some.SomeOffer): with labels None, the agent
         # answers pick_some() with a count per group, or None to pass
         self.some = some
+        # for an agent that asks for it (`wants_search = True`): playouts of
+        # samples of the game as this seat knows it (playout.Playouts)
+        self.search = search
 
     def view(self) -> dict | None:
         return self._view
@@ -132,9 +135,9 @@ class Decisions(GameState):
         if player.is_player and self.decisions < MAX_DECISIONS and \
                 self.viewless[player.index]:
             self.decisions += 1  # _agent_for's common case, without its calls
-            agent, view, bits = self.agents[player.index], None, self.uniform[player.index]
+            agent, view, search, bits = self.agents[player.index], None, None, self.uniform[player.index]
         else:
-            (agent, view), bits = self._agent_for(player, name), None
+            (agent, view, search), bits = self._agent_for(player, name), None
         if bits is not None:  # RandomAgent.pick's own draw, written out
             k = n.bit_length()
             i = bits(k)
@@ -151,7 +154,7 @@ class Decisions(GameState):
                 offered = [lab.others if type(lab) is Secret and player.id not in lab.readers
                            else lab for lab in labels]
                 view["names"] = names_for(self.program, offered)
-            i = agent.pick(Decision(player.id, name, prompt, offered, view, self._offer))
+            i = agent.pick(Decision(player.id, name, prompt, offered, view, self._offer, search))
         label = labels(opts[i]) if lazy else labels[i]
         self.history.append((player.id, name, label))
         if self.logging:
@@ -196,11 +199,11 @@ class Decisions(GameState):
             if self.hooks is not None:
                 self._asked(player, name, [label], label, offer)
             return picked
-        agent, view = self._agent_for(player, name)
+        agent, view, search = self._agent_for(player, name)
         if view is not None:
             from ..model.labels import names_for
             view["names"] = names_for(self.program, [lab for lab, _ in offer.groups])
-        counts = agent.pick_some(Decision(player.id, name, prompt, None, view, offer))
+        counts = agent.pick_some(Decision(player.id, name, prompt, None, view, offer, search))
         label = "pass" if counts is None else offer.label(counts)
         self.history.append((player.id, name, label))
         picked = None if counts is None else chosen(items, groups, counts)
@@ -253,8 +256,9 @@ class Decisions(GameState):
         return list(pick[1:])
 
     def _agent_for(self, player, name):
-        """The agent answering `player`'s decision (counted), and the view it
-        asks for, if it does."""
+        """The agent answering `player`'s decision (counted), and the view and
+        the playouts it asks for, if it does (no playouts under a scenario's
+        checkpoints: a scenario may arrange the game in ways a replay does not)."""
         if not player.is_player:
             raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
                             "decide for it in the rules")
@@ -269,7 +273,11 @@ class Decisions(GameState):
             view["log_size"] = len(seen)
             if getattr(agent, "wants_summary", False):
                 view["summary"] = self.summary_for(player)
-        return agent, view
+        search = None
+        if getattr(agent, "wants_search", False) and self.hooks is None:
+            from .playout import Playouts
+            search = Playouts(self, player.index)  # type: ignore[arg-type]
+        return agent, view, search
 
     def _asked(self, player, name, labels, label, offer=None):
         """Tell a scenario what was offered and taken (and, for "choose some",

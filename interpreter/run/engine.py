@@ -80,8 +80,12 @@ class Game(Effects, Events, Decisions, GameLog):
         self.program = program
         rs = program.rs
         self.seed = seed
+        self.asked_players = players  # (as given: a replay asks for the same)
         self.rng = random.Random(seed)
         self.rig = rig
+        # the rig as given (a replay is rigged the same way: run/playout.py)
+        self.rig_given = None if rig is None else \
+            (list(rig.rolls), {k: list(v) for k, v in rig.draws.items()})
         self.logging = logging
         self.log = []
         self.score_track = []  # (round, scores) after each round, when logging
@@ -134,8 +138,9 @@ class Game(Effects, Events, Decisions, GameLog):
             self.trigger, self.collect, self.replace = (  # type: ignore[method-assign]
                 self._trigger_live, self._collect_live, self._replace_live)
         self.agents = list(agents) if agents else []
-        # agents that never ask for a view (most): choose() need not build one
-        self.viewless = [not getattr(a, "wants_view", False) for a in self.agents]
+        # agents that never ask for a view or a search (most): choose() need not build one
+        self.viewless = [not (getattr(a, "wants_view", False) or getattr(a, "wants_search", False))
+                         for a in self.agents]
         # a plain random agent's pick is one draw from its own generator: choose()
         # makes that draw itself, without a Decision to build (agents.RandomAgent)
         self.uniform = [a.rng.getrandbits if type(a) is RandomAgent and DRAWS_INLINE else None
@@ -148,6 +153,11 @@ class Game(Effects, Events, Decisions, GameLog):
         self.fuel = min(STEP_CHUNK, self.budget)
         self.reserve = self.budget - self.fuel
         self.started = time.monotonic()
+
+    def given_options(self) -> dict:
+        """The options as the game was given them (not those it drew at
+        random): with the seed, they make the same game again."""
+        return {k: v for k, v in self.options.items() if k not in self.drawn}
 
     def _options(self, given: dict) -> dict:
         rs = self.program.rs

@@ -626,9 +626,10 @@ def test_every_code_block_is_checked():
     """A block these tests do not understand would silently go unchecked."""
     problems = []
     for b in GUIDE.blocks:
-        if b.target is None and b.lang != "rules":
+        if b.target is None and b.lang not in ("rules", "python"):
             problems.append(f"README.md:{b.line - 1}: a ```{b.lang} block that is neither a "
-                            "rules snippet nor a '# sampler/NAME' or '# tutorial_race/NAME' file")
+                            "rules snippet, a Python example nor a '# sampler/NAME' or "
+                            "'# tutorial_race/NAME' file")
     for folder in ("sampler", "tutorial_race"):
         names = [b.target[1] for b in GUIDE.files(folder)]
         for b in GUIDE.files(folder):
@@ -648,6 +649,17 @@ def test_every_code_block_is_checked():
         problems.append("README.md: no rules snippets or table examples were found")
     if problems:
         _fail("\n".join(problems))
+
+
+def test_every_python_example_runs(monkeypatch, capsys):
+    """```python blocks run as they stand, from the repository's top folder."""
+    blocks = [b for b in GUIDE.blocks if b.lang == "python" and b.target is None]
+    assert blocks
+    monkeypatch.chdir(ROOT)
+    for b in blocks:
+        text = "\n" * (b.line - 1) + b.text  # README lines in a traceback
+        exec(compile(text, "README.md", "exec"), {"__name__": "guide_example"})
+        assert capsys.readouterr().out, f"README.md:{b.line}: the example prints nothing"
 
 
 # ------------------------------------------------------------------- the sampler

@@ -9,85 +9,20 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from helpers import (
     ROOT,
     cli,
     compiled,
-    dice_yaml,
-    hands_game,
     random_agents,
     run_game,
     seat_agents,
-    write_files,
 )
 
 from interpreter.model.views import entry_for, log_for, sees, view_for, viewers
 from interpreter.run.agents import RandomAgent
 from interpreter.run.engine import Game, load_program
-
-GAME = hands_game("hands", ("north", "south"), table=True)
-CARDS = """\
-kind: components
-component: card
-attributes:
-  rank: {type: int}
-zone: deck
-items:
-  - {id: ace, rank: 14}
-  - {id: king, rank: 13}
-  - {id: queen, rank: 12}
-  - {id: jack, rank: 11}
-  - {id: ten, rank: 10}
-  - {id: nine, rank: 9}
-  - {id: eight, rank: 8}
-  - {id: seven, rank: 7}
-  - {id: six, rank: 6}
-  - {id: five, rank: 5}
-  - {id: four, rank: 4}
-  - {id: three, rank: 3}
-"""
-DICE = dice_yaml("cup", "id: dn1", "id: dn2", "id: ds1", "id: ds2")
-RULES = """\
-game {
-  setup {
-    shuffle deck
-    for p in players { draw 3 from deck to p.hand }
-    move [component("dn1"), component("dn2")] to north.dice
-    move [component("ds1"), component("ds2")] to south.dice
-  }
-  rounds 2 { play }
-}
-
-phase play {
-  for p in players {
-    turn p {
-      roll p.dice
-      choose p as pass "pass a card face down" {
-        option "{c}" for c in p.hand { move c to pile }
-      }
-      choose p as show "play a card face up" {
-        option "{c}" for c in p.hand {
-          move c to table
-          p.score += c.rank
-        }
-      }
-      log "{p} keeps {p.hand.top} in hand"
-      move sort_by(p.hand.items, c => c.rank) to pile
-      draw 2 from deck to p.hand
-    }
-  }
-}
-"""
-
-
-@pytest.fixture
-def hands(tmp_path) -> Path:
-    return write_files(tmp_path / "hands", {"game.yaml": GAME, "cards.yaml": CARDS,
-                                            "dice.yaml": DICE, "hands.rules": RULES})
-
 
 class Watched(Game):
     """A game that notes, for each log line, which components were hidden from

@@ -1,0 +1,1 @@
+"""Search agents: players that look ahead through the forward model (run/forward.py)."""

@@ -1,0 +1,102 @@
+"""Search agents (search/mcts.py): stronger than random where it shows,
+deterministic for a seed, blind to what their seat cannot see, and named
+wherever --agents is taken."""
+from __future__ import annotations
+
+import pytest
+from helpers import ROOT, cli, compiled, run_game
+from test_hidden_information import Watched, leaks
+
+from interpreter.run.agents import RandomAgent
+from interpreter.run.engine import Game
+from interpreter.search.agents import make_agent
+from interpreter.search.mcts import MCTSAgent
+
+RACE = ROOT / "rules" / "tutorial_race"
+
+
+def _duel(program, spec, games):
+    """MCTS (spec) against a random agent, seats alternating: MCTS's wins."""
+    wins = 0.0
+    for seed in range(games):
+        me = seed % 2
+        agents = [make_agent(spec if i == me else "random", seed, i) for i in range(2)]
+        game = Game(program, seed=seed, agents=agents).run()
+        ids = [w.id for w in game.winners]
+        if game.players[me].id in ids:
+            wins += 1 / len(ids)
+    return wins
+
+
+def test_mcts_beats_random_in_the_race():
+    # random against random wins about half; 42 of 60 or more happens to it
+    # about once in 800 tries (binomial, p = 1/2), so this cannot pass by luck
+    program = compiled(RACE)
+    assert _duel(program, "mcts:200", 60) >= 42
+
+
+def test_an_mcts_agent_plays_the_same_game_for_the_same_seed():
+    program = compiled(ROOT / "rules" / "smile_and_gun")
+
+    def game(seed):
+        agents = [MCTSAgent(20, seed=seed), RandomAgent(seed)]
+        return Game(program, seed=3, agents=agents).run().history
+
+    first = game(1)
+    assert game(1) == first
+    assert game(2) != first  # a seed of its own: another search
+
+
+def test_mcts_chooses_the_best_selection_of_a_choose_some(make_ruleset):
+    rules = """
+game {
+  rounds 1 { race }
+  finish { win most(players, p => p.laps) }
+}
+phase race {
+  for p in players {
+    let stuff = ["boss", "runner", "runner", "runner", "moonshine"]
+    choose p as cargo "send what?" some picked from x in stuff label x min 1 max 3 {
+      p.laps = len(picked)
+    }
+  }
+}
+"""
+    program = compiled(make_ruleset(rules))
+    for seed in range(4):
+        game = Game(program, seed=seed, agents=[MCTSAgent(120, seed=seed),
+                                                RandomAgent(seed)]).run()
+        assert game.n_red.u_laps == 3, game.history
+
+
+def test_an_mcts_seat_leaks_nothing_to_the_log(hands):
+    program = compiled(hands)
+    for seed in range(4):
+        game = run_game(program, game=Watched, seed=seed, logging=True,
+                        agents=[MCTSAgent(30, seed=seed), MCTSAgent(30, seed=seed + 1)])
+        assert game.finished and leaks(game) == []
+
+
+@pytest.mark.parametrize("spec,iterations,seconds", [
+    ("mcts", 500, None), ("mcts:40", 40, None), ("mcts:0.5s", 500, 0.5), ("mcts:2s", 500, 2.0)])
+def test_agent_names(spec, iterations, seconds):
+    agent = make_agent(spec, 1, 0)
+    assert isinstance(agent, MCTSAgent)
+    assert (agent.iterations, agent.seconds) == (iterations, seconds)
+
+
+@pytest.mark.parametrize("spec", ["mcts:", "mcts:x", "mcts:0", "mcts:-3", "mcts:1.5", "mctsy",
+                                  "mcts:0s", "mcts:99999999"])
+def test_bad_agent_names_say_what_an_mcts_agent_is(spec):
+    with pytest.raises(ValueError, match="mcts"):
+        make_agent(spec, 1, 0)
+
+
+def test_play_and_simulate_take_mcts_agents(tmp_path):
+    r = cli("play", str(RACE), "--agents", "mcts:30,random", "--seed", "4", "--json")
+    assert r.exit_code == 0, r.output
+    r = cli("simulate", str(RACE), "--agents", "mcts:20", "--games", "4", "--json")
+    assert r.exit_code == 0, r.output
+    r = cli("play", str(RACE), "--agents", "mcts:nope,random")
+    assert r.exit_code == 2 and "mcts:N" in r.output
+
