@@ -9,7 +9,6 @@ from ..model.state import Comp, Side, Zone, display, py_name
 from .builtins import RuleError, kind_of
 from .gamelog import public_place
 from .gamestate import GameState, Say
-from .program import DRAWS_INLINE
 
 
 class Effects(GameState):
@@ -248,7 +247,7 @@ class Effects(GameState):
             dice = dice.items
         rig = self.rig
         rng = self.rng
-        if rig is None and DRAWS_INLINE:  # no scenario rig: every face is drawn
+        if rig is None and self.draws_inline:  # no scenario rig: every face is drawn
             bits = rng.getrandbits
             for d in dice:
                 d._seen = None  # a new face: a reveal of the old one ends

@@ -88,6 +88,21 @@ class Replayer:
             self.reached = None
             fn()
 
+    def chance(self, n: int) -> int:
+        """A random draw of 0 .. n-1, as a recipe with chance makes it."""
+        if n <= 0:
+            raise ValueError("empty range")
+        self._reach()
+        if self.at < len(self.choices):
+            player, _, label = self.choices[self.at]
+            if player != CHANCE or not label.isdigit() or int(label) >= n:
+                raise ScriptError(f"choice {self.at + 1} of the position is {player}'s "
+                                  f"{label!r}, but the game draws one of {n} outcomes")
+            self.at += 1
+            return int(label)
+        asking = Asking(CHANCE, CHANCE, None, tuple(str(i) for i in range(n)))
+        return self.then(asking, None)  # type: ignore[return-value]
+
     def pick(self, d: Any) -> int:
         self._reach()
         if self.at < len(self.choices):
@@ -153,6 +168,10 @@ class Recipe:
     steps: int | None = None
     rig: tuple | None = None
     sample: tuple[int, int, Any, int] | None = None
+    # every random draw is a decision of CHANCE (its options: 0 .. n-1, alike
+    # likely) instead of the seed's: for frameworks that weigh chance themselves
+    chance: bool = False
+    logging: bool = False
 
     def game(self, driver: Replayer, game_class: Any = None, logging: bool = False) -> Game:
         """A new game of the recipe, every seat played by `driver`."""
@@ -160,12 +179,37 @@ class Recipe:
 
         game = (game_class or Game)(
             self.program, seed=self.seed, options=self.options, players=self.players,
-            steps=self.steps, agents=[driver] * len(self.program.rs.seats), logging=logging,
-            rig=None if self.rig is None else Rig(*self.rig))
+            steps=self.steps, agents=[driver] * len(self.program.rs.seats),
+            logging=logging or self.logging, rig=None if self.rig is None else Rig(*self.rig))
+        if self.chance:
+            game.rng = _ChanceRandom(driver)
+            game.draws_inline = False  # every draw through _randbelow, none inline
         if self.sample is not None:
             at, seat, knowledge, seed = self.sample
             driver.reached = (at, lambda: knowledge.sample(game, seat, random.Random(seed)))
         return game
+
+
+CHANCE = "chance"  # who "decides" a random draw, in a recipe with chance
+
+
+class _ChanceRandom(random.Random):
+    """A game's generator whose every draw is asked of the driver: a draw of
+    one of n alike likely outcomes (randrange, shuffle, choice and a die's
+    roll all come down to _randbelow, in CPython)."""
+
+    def __init__(self, driver: Replayer):
+        super().__init__(0)
+        self.driver = driver
+
+    def _randbelow(self, n: int) -> int:
+        return self.driver.chance(n)
+
+    def getrandbits(self, k: int) -> int:
+        return self.driver.chance(1 << k)
+
+    def random(self) -> float:
+        raise RuntimeError("a game with chance as decisions draws only whole numbers")
 
 
 class Position:
@@ -210,6 +254,9 @@ class Position:
 
     def copy(self) -> Position:
         return Position(self.recipe, choices=self.choices)
+
+    def __deepcopy__(self, memo: Any) -> Position:
+        return self.copy()  # (the paused game stays with this one)
 
     # -- moving on
     def apply(self, choice: int | str) -> Position:
