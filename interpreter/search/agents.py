@@ -7,8 +7,8 @@ from typing import Any
 from ..run.agents import make_agent as plain_agent
 from .mcts import MCTSAgent
 
-NAMES = "random, first, mcts, mcts:N (iterations), mcts:Ts (seconds)"
-_MCTS = re.compile(r"mcts(?::(?:(\d{1,7})|(\d{1,4}(?:\.\d{1,3})?)s))?\Z")
+NAMES = "random, first, mcts, mcts:N (iterations), mcts:Ts (seconds), mcts:N:D (playouts cut at D)"
+_MCTS = re.compile(r"mcts(?::(?:(\d{1,7})|(\d{1,4}(?:\.\d{1,3})?)s)(?::(\d{1,5}))?)?\Z")
 
 
 def make_agent(spec: str, seed: int, seat: int) -> Any:
@@ -18,14 +18,19 @@ def make_agent(spec: str, seed: int, seat: int) -> Any:
         m = _MCTS.match(spec)
         if m is None:
             raise ValueError(f"unknown agent {spec!r}: an MCTS agent is mcts, mcts:N "
-                             "(N iterations a decision) or mcts:Ts (T seconds a decision)")
-        iterations, seconds = m.group(1), m.group(2)
+                             "(N iterations a decision) or mcts:Ts (T seconds a decision), "
+                             "then optionally :D (random play cut after D decisions, the "
+                             "score deciding)")
+        iterations, seconds, depth = m.group(1), m.group(2), m.group(3)
+        if depth is not None and int(depth) < 1:
+            raise ValueError(f"{spec!r}: a playout cut needs at least 1 decision")
         if iterations is not None and int(iterations) < 1:
             raise ValueError(f"{spec!r}: an MCTS agent needs at least 1 iteration")
         if seconds is not None and float(seconds) <= 0:
             raise ValueError(f"{spec!r}: an MCTS agent needs some time")
         return MCTSAgent(int(iterations) if iterations else 500, seed=f"{seed}:{seat}",
-                         seconds=float(seconds) if seconds else None)
+                         seconds=float(seconds) if seconds else None,
+                         depth=int(depth) if depth else None)
     try:
         return plain_agent(spec, seed, seat)
     except ValueError as e:

@@ -40,15 +40,18 @@ class Node:
 
 
 class MCTSAgent:
-    """`mcts[:N]`: N iterations a decision (500 by default), or `mcts:Ts` seconds."""
+    """`mcts[:N][:D]`: N iterations a decision (500 by default), or `mcts:Ts`
+    seconds; with D, each playout's random play stops after D decisions and
+    the score decides (the leaders share the win)."""
 
     name = "mcts"
     wants_search = True
 
     def __init__(self, iterations: int = 500, seed: int | str = 0,
-                 seconds: float | None = None, c: float = UCB_C):
+                 seconds: float | None = None, c: float = UCB_C, depth: int | None = None):
         self.iterations = iterations
         self.seconds = seconds
+        self.depth = depth  # random decisions a playout makes before the score decides
         self.c = c
         self.rng = random.Random(f"mcts:{seed}")
         self.spent = 0.0  # seconds searching, all decisions
@@ -71,6 +74,7 @@ class MCTSAgent:
         if len(labels) < 2 or search is None:
             return self.rng.randrange(len(labels)) if labels else 0
         started = time.perf_counter()
+        search.depth = self.depth
         root = Node()
         me = (d.player, d.decision)
         seats = search.seats
@@ -97,7 +101,8 @@ class MCTSAgent:
         return best
 
     def _iterate(self, search: Any, root: Node, seats: list[str]) -> None:
-        rng = random.Random(self.rng.getrandbits(64))
+        rng = random.Random(self.rng.getrandbits(64))  # the sample's and the random agents'
+        prng = random.Random(self.rng.getrandbits(64))  # the tree's own (see run/playout.py)
         path: list[tuple[Node, int]] = []
         node: Node | None = root
         c = self.c
@@ -121,7 +126,7 @@ class MCTSAgent:
                     untried.append(i)
             who = seats.index(asking.player)
             if untried:
-                i = untried[rng.randrange(len(untried))]
+                i = untried[prng.randrange(len(untried))]
                 path.append((kids[keys[i]], who))
                 node = None  # the new point: random agents play on from here
                 return i

@@ -47,22 +47,20 @@ def test_an_mcts_agent_plays_the_same_game_for_the_same_seed():
     assert game(2) != first  # a seed of its own: another search
 
 
+def _laps_race(rounds, turn):
+    """Rules of a race of `rounds` rounds where each player's turn is `turn`
+    and the most laps win."""
+    return (f"game {{\n  rounds {rounds} {{ race }}\n  finish {{ win most(players, p => p.laps) }}\n}}\n"
+            f"phase race {{\n  for p in players {{\n{turn}  }}\n}}\n")
+
+
 def test_mcts_chooses_the_best_selection_of_a_choose_some(make_ruleset):
-    rules = """
-game {
-  rounds 1 { race }
-  finish { win most(players, p => p.laps) }
-}
-phase race {
-  for p in players {
+    program = compiled(make_ruleset(_laps_race(1, """\
     let stuff = ["boss", "runner", "runner", "runner", "moonshine"]
     choose p as cargo "send what?" some picked from x in stuff label x min 1 max 3 {
       p.laps = len(picked)
     }
-  }
-}
-"""
-    program = compiled(make_ruleset(rules))
+""")))
     for seed in range(4):
         game = Game(program, seed=seed, agents=[MCTSAgent(120, seed=seed),
                                                 RandomAgent(seed)]).run()
@@ -77,16 +75,17 @@ def test_an_mcts_seat_leaks_nothing_to_the_log(hands):
         assert game.finished and leaks(game) == []
 
 
-@pytest.mark.parametrize("spec,iterations,seconds", [
-    ("mcts", 500, None), ("mcts:40", 40, None), ("mcts:0.5s", 500, 0.5), ("mcts:2s", 500, 2.0)])
-def test_agent_names(spec, iterations, seconds):
+@pytest.mark.parametrize("spec,iterations,seconds,depth", [
+    ("mcts", 500, None, None), ("mcts:40", 40, None, None), ("mcts:0.5s", 500, 0.5, None),
+    ("mcts:2s", 500, 2.0, None), ("mcts:200:30", 200, None, 30), ("mcts:1s:5", 500, 1.0, 5)])
+def test_agent_names(spec, iterations, seconds, depth):
     agent = make_agent(spec, 1, 0)
     assert isinstance(agent, MCTSAgent)
-    assert (agent.iterations, agent.seconds) == (iterations, seconds)
+    assert (agent.iterations, agent.seconds, agent.depth) == (iterations, seconds, depth)
 
 
 @pytest.mark.parametrize("spec", ["mcts:", "mcts:x", "mcts:0", "mcts:-3", "mcts:1.5", "mctsy",
-                                  "mcts:0s", "mcts:99999999"])
+                                  "mcts:0s", "mcts:99999999", "mcts:20:0", "mcts:20:", "mcts::4"])
 def test_bad_agent_names_say_what_an_mcts_agent_is(spec):
     with pytest.raises(ValueError, match="mcts"):
         make_agent(spec, 1, 0)
@@ -100,3 +99,33 @@ def test_play_and_simulate_take_mcts_agents(tmp_path):
     r = cli("play", str(RACE), "--agents", "mcts:nope,random")
     assert r.exit_code == 2 and "mcts:N" in r.output
 
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="no fork() here")
+def test_forked_and_replayed_playouts_make_the_same_search(hands):
+    """A playout in a forked copy of the process and one replayed from the
+    start are the same playout: the games an agent plays do not depend on
+    which way its playouts went (the way is chosen by the clock)."""
+    program = compiled(hands)
+
+    def game(fork):
+        class Pinned(MCTSAgent):
+            def pick(self, d):
+                d.search.fork = fork
+                return super().pick(d)
+        agents = [Pinned(25, seed=3, depth=3), Pinned(25, seed=4)]
+        return Game(program, seed=6, agents=agents).run().history
+
+    assert game(True) == game(False)
+
+
+def test_a_cut_playout_is_judged_by_the_score(make_ruleset):
+    program = compiled(make_ruleset(_laps_race(3, """\
+    choose p as step "how far?" from n in [0, 1, 2] label "step:{n}" {
+      p.laps += n
+    }
+""")))  # (the race scores laps)
+    for seed in range(4):  # red's first step: one random decision, then the laps decide
+        game = Game(program, seed=seed, agents=[MCTSAgent(60, seed=seed, depth=1),
+                                                RandomAgent(seed)]).run()
+        assert game.history[0] == ("red", "step", "step:2")
