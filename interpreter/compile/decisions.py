@@ -52,7 +52,7 @@ class Decisions(CompilerState):
         ranked = any(o.prefer is not None for o in s.options)
         prefs, wv = (self.fresh("p"), self.fresh("w")) if ranked else ("None", who)
         if ranked:  # bots rank options by `prefer`; players never pay for it
-            self.emit(ind, f"{wv} = {who}; {prefs} = [] if {wv}.bot else None", s.span)
+            self.emit(ind, f"{wv} = {who}; {prefs} = [] if {wv}.ranked else None", s.span)
             who = wv
         start = len(self.lines)
         self.emit(ind, f"{opts} = []; {labs} = []", s.span)

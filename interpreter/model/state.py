@@ -124,6 +124,9 @@ class Side(Entity):
         self.index = index
         self.is_player = is_player
         self.bot = False  # a seat whose decisions the rules make (`prefer`)
+        # its decisions' `prefer` ranks are worked out: a bot's, and in a
+        # search's playouts a seat played "as the rules' bot would"
+        self.ranked = False
 
 
 class Space(Entity):

@@ -82,6 +82,13 @@ class Decisions(GameState):
                labels: Any, prefs: list | None = None, site: str | None = None,
                say: Say | None = None) -> Any:
         n = len(opts)
+        if prefs is not None and not player.bot and n > 1 and \
+                any(r is not None for r in prefs):
+            # a seat played by the rules' ranks where they give some (a
+            # search's playouts, run/playout.py), by its agent where not
+            if type(labels) is not list:
+                labels = [labels(o) for o in opts]
+            return self._bot_choice(player, name, opts, labels, prefs, site, say)
         # the fast back end may give labels as a function of the option, when
         # they cannot be alike (compiler.lazy_label): made only when needed
         lazy = type(labels) is not list

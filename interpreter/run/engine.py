@@ -113,7 +113,7 @@ class Game(Effects, Events, Decisions, GameLog):
         for sid, _ in rs.seats:
             setattr(self, f"n_{sid}", None)  # seats not in play this game
         for s in self.sides:
-            s.bot = s.id in rs.bots
+            s.ranked = s.bot = s.id in rs.bots
             setattr(self, f"n_{s.id}", s)
         self.__dict__.update(tpl.game_vars)
         # sides' fields and zones, game zones, spaces, tracks, components

@@ -59,6 +59,9 @@ class Playouts:
         self.seat = seat
         self.seats = [p.id for p in game.players]
         self.depth = depth  # random decisions after ROLLOUT before the score decides
+        # after ROLLOUT, each seat takes the options the rules rank (`prefer`,
+        # as their bots do) where they rank any, a random one elsewhere
+        self.ranked = False
         self.fork: bool | None = None if CAN_FORK else False  # None: decided by the clock
         self._timed: list[float] = []  # seconds of the first playouts: replayed, forked
         self._knowledge: Knowledge | None = None
@@ -105,7 +108,8 @@ class Playouts:
                 knowledge.sample(game, self.seat, rng)
             i = policy(asking)
             if i == ROLLOUT:
-                agent = _randomise(game, rng, self.depth)[self.seats.index(asking.player)]
+                agent = _randomise(game, rng, self.depth, self.ranked)[
+                    self.seats.index(asking.player)]
                 return agent.pick_some(d) if d.labels is None else agent.pick(d)
             return answer(asking, i)
 
@@ -168,7 +172,8 @@ class Playouts:
         while asking is not None:
             i = policy(asking)
             if i == ROLLOUT:
-                agent = _randomise(game, rng, self.depth)[self.seats.index(asking.player)]
+                agent = _randomise(game, rng, self.depth, self.ranked)[
+                    self.seats.index(asking.player)]
                 if asking.offer is not None:  # a "choose some", as pick_some is asked it
                     counts = agent.pick_some(Decision(asking.player, asking.decision,
                                                       asking.prompt, None, None, asking.offer))
@@ -208,11 +213,16 @@ class _CutAgent(RandomAgent):
             raise StopGame()
 
 
-def _randomise(game: Game, rng: random.Random, depth: int | None) -> list[Any]:
+def _randomise(game: Game, rng: random.Random, depth: int | None,
+               ranked: bool = False) -> list[Any]:
     """From here on every seat is a random agent (seeded from rng): the
     fast way choose() has for them (engine.Game.uniform), or, with a
-    depth, ones that cut the playout after that many decisions."""
+    depth, ones that cut the playout after that many decisions; `ranked`:
+    each seat takes the options the rules rank, where they rank any."""
     left = [depth if depth is not None else 0]
+    if ranked:
+        for p in game.players:
+            p.ranked = True
     for i in range(len(game.agents)):
         seed = rng.getrandbits(64)
         if depth is None:

@@ -7,8 +7,9 @@ from typing import Any
 from ..run.agents import make_agent as plain_agent
 from .mcts import MCTSAgent
 
-NAMES = "random, first, mcts, mcts:N (iterations), mcts:Ts (seconds), mcts:N:D (playouts cut at D)"
-_MCTS = re.compile(r"mcts(?::(?:(\d{1,7})|(\d{1,4}(?:\.\d{1,3})?)s)(?::(\d{1,5}))?)?\Z")
+NAMES = ("random, first, mcts, mcts:N (iterations), mcts:Ts (seconds), mcts:N:D (playouts "
+         "cut at D), mcts:N:bot (playouts by the rules' ranks)")
+_MCTS = re.compile(r"mcts(?::(?:(\d{1,7})|(\d{1,4}(?:\.\d{1,3})?)s)(?::(\d{1,5}))?)?(:bot)?\Z")
 
 
 def make_agent(spec: str, seed: int, seat: int) -> Any:
@@ -20,7 +21,7 @@ def make_agent(spec: str, seed: int, seat: int) -> Any:
             raise ValueError(f"unknown agent {spec!r}: an MCTS agent is mcts, mcts:N "
                              "(N iterations a decision) or mcts:Ts (T seconds a decision), "
                              "then optionally :D (random play cut after D decisions, the "
-                             "score deciding)")
+                             "score deciding) and :bot (playouts by the rules' prefer ranks)")
         iterations, seconds, depth = m.group(1), m.group(2), m.group(3)
         if depth is not None and int(depth) < 1:
             raise ValueError(f"{spec!r}: a playout cut needs at least 1 decision")
@@ -30,7 +31,8 @@ def make_agent(spec: str, seed: int, seat: int) -> Any:
             raise ValueError(f"{spec!r}: an MCTS agent needs some time")
         return MCTSAgent(int(iterations) if iterations else 500, seed=f"{seed}:{seat}",
                          seconds=float(seconds) if seconds else None,
-                         depth=int(depth) if depth else None)
+                         depth=int(depth) if depth else None,
+                         rollout="bot" if m.group(4) else "random")
     try:
         return plain_agent(spec, seed, seat)
     except ValueError as e:

@@ -40,17 +40,20 @@ class Node:
 
 
 class MCTSAgent:
-    """`mcts[:N][:D]`: N iterations a decision (500 by default), or `mcts:Ts`
-    seconds; with D, each playout's random play stops after D decisions and
-    the score decides (the leaders share the win)."""
+    """`mcts[:N][:D][:bot]`: N iterations a decision (500 by default), or
+    `mcts:Ts` seconds; with D, each playout's random play stops after D
+    decisions and the score decides (the leaders share the win); with bot,
+    playouts take the options the rules rank (`prefer`) where they rank any."""
 
     name = "mcts"
     wants_search = True
 
     def __init__(self, iterations: int = 500, seed: int | str = 0,
-                 seconds: float | None = None, c: float = UCB_C, depth: int | None = None):
+                 seconds: float | None = None, c: float = UCB_C, depth: int | None = None,
+                 rollout: str = "random"):
         self.iterations = iterations
         self.seconds = seconds
+        self.rollout = rollout  # "random", or "bot": the rules' `prefer` ranks where given
         self.depth = depth  # random decisions a playout makes before the score decides
         self.c = c
         self.rng = random.Random(f"mcts:{seed}")
@@ -75,6 +78,7 @@ class MCTSAgent:
             return self.rng.randrange(len(labels)) if labels else 0
         started = time.perf_counter()
         search.depth = self.depth
+        search.ranked = self.rollout == "bot"
         root = Node()
         me = (d.player, d.decision)
         seats = search.seats

@@ -3,6 +3,8 @@ deterministic for a seed, blind to what their seat cannot see, and named
 wherever --agents is taken."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from helpers import ROOT, cli, compiled, run_game
 from test_hidden_information import Watched, leaks
@@ -129,3 +131,46 @@ def test_a_cut_playout_is_judged_by_the_score(make_ruleset):
         game = Game(program, seed=seed, agents=[MCTSAgent(60, seed=seed, depth=1),
                                                 RandomAgent(seed)]).run()
         assert game.history[0] == ("red", "step", "step:2")
+
+
+def test_bot_playouts_take_the_options_the_rules_rank(make_ruleset):
+    """mcts:N:bot: in a playout, each seat takes the option its rules rank
+    first (`prefer`, as a bot would) where they rank any."""
+    program = compiled(make_ruleset(_laps_race(3, """\
+    choose p as step "how far?" from n in [0, 1, 2] label "step:{n}" prefer 0 - n {
+      p.laps += n
+    }
+""")))
+    from interpreter.run.playout import ROLLOUT
+
+    class Probe:
+        """Red and blue step 2 in round 1; the playout plays on from red's
+        round-2 decision (taken at random: it was asked before the rollout)."""
+
+        wants_search = True
+        results = None
+
+        def policy(self):
+            asked = []
+
+            def answer(asking):
+                asked.append(asking)
+                return 2 if len(asked) <= 2 else ROLLOUT
+            return answer
+
+        def pick(self, d):
+            if self.results is None:
+                self.results = {}
+                for ranked in (True, False):
+                    d.search.ranked = ranked
+                    self.results[ranked] = {tuple(d.search.playout(random.Random(k),
+                                                                   self.policy()))
+                                            for k in range(30)}
+            return 0
+
+    probe = Probe()
+    Game(program, seed=1, agents=[probe, RandomAgent(1)]).run()
+    # by the ranks, blue steps 2 every time after: red never gets ahead
+    assert (1.0, 0.0) not in probe.results[True] and (0.5, 0.5) in probe.results[True]
+    assert (1.0, 0.0) in probe.results[False]  # random steps: sometimes it does
+    assert make_agent("mcts:50:bot", 1, 0).rollout == "bot"
