@@ -80,6 +80,12 @@ class ScriptedAgent:
     def wants_view(self) -> bool:
         return getattr(self.fallback, "wants_view", False)
 
+    @property
+    def wants_search(self) -> bool:
+        # a search agent that follows the replay searches each decision again,
+        # so that it plays on exactly as it would have
+        return getattr(self.fallback, "wants_search", False)
+
     def pick(self, d: LabelledDecision) -> int:
         player, decision, labels = d.player, d.decision, d.labels
         if self.script and self.follow is not None:

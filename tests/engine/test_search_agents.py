@@ -174,3 +174,19 @@ def test_bot_playouts_take_the_options_the_rules_rank(make_ruleset):
     assert (1.0, 0.0) not in probe.results[True] and (0.5, 0.5) in probe.results[True]
     assert (1.0, 0.0) in probe.results[False]  # random steps: sometimes it does
     assert make_agent("mcts:50:bot", 1, 0).rollout == "bot"
+
+
+def test_a_saved_game_resumed_with_its_search_agent_plays_on_as_it_would_have(tmp_path):
+    import json
+    full, part, resumed = tmp_path / "full.json", tmp_path / "part.json", tmp_path / "again.json"
+    r = cli("play", str(RACE), "--agents", "mcts:30,random", "--seed", "3", "--save", str(full),
+            "--quiet")
+    assert r.exit_code == 0, r.output
+    saved = json.loads(full.read_text())
+    assert len(saved["choices"]) > 4
+    part.write_text(json.dumps({**saved, "choices": saved["choices"][:3], "finished": False,
+                                "ruleset": str(RACE)}))
+    r = cli("play", str(RACE), "--replay", str(part), "--agents", "mcts:30,random", "--save",
+            str(resumed), "--quiet")
+    assert r.exit_code == 0, r.output
+    assert json.loads(resumed.read_text())["choices"] == saved["choices"]
