@@ -9,6 +9,7 @@ budget and log.
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Protocol, Sequence
 
 from ..model.some import SomeLabels, SomeOffer, chosen, grouped
@@ -161,7 +162,9 @@ class Decisions(GameState):
                 offered = [lab.others if type(lab) is Secret and player.id not in lab.readers
                            else lab for lab in labels]
                 view["names"] = names_for(self.program, offered)
+            asked = time.monotonic()
             i = agent.pick(Decision(player.id, name, prompt, offered, view, self._offer, search))
+            self.started += time.monotonic() - asked  # (an agent's thinking is not the rules')
         label = labels(opts[i]) if lazy else labels[i]
         self.history.append((player.id, name, label))
         if self.logging:
@@ -210,7 +213,9 @@ class Decisions(GameState):
         if view is not None:
             from ..model.labels import names_for
             view["names"] = names_for(self.program, [lab for lab, _ in offer.groups])
+        asked = time.monotonic()
         counts = agent.pick_some(Decision(player.id, name, prompt, None, view, offer, search))
+        self.started += time.monotonic() - asked
         label = "pass" if counts is None else offer.label(counts)
         self.history.append((player.id, name, label))
         picked = None if counts is None else chosen(items, groups, counts)

@@ -369,7 +369,8 @@ class Game(Effects, Events, Decisions, GameLog):
     def out_of_steps(self) -> None:
         """The fuel of one chunk ran out: take the next chunk from the budget,
         or stop. Between chunks the game also looks at the clock, a backstop
-        for steps that are each unusually costly (MAX_SECONDS)."""
+        for steps that are each unusually costly (MAX_SECONDS; the time agents
+        take to decide is not counted)."""
         while self.fuel < 0 and self.reserve > 0:
             take = min(STEP_CHUNK, self.reserve)
             self.reserve -= take

@@ -87,6 +87,11 @@ class DiagnosticError(Exception):
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.short() for d in diagnostics))
 
+    def __reduce__(self) -> tuple:
+        # made again from its diagnostics (not its text) when it crosses to
+        # another process, as a failed game in a pool of workers does
+        return (type(self), (self.diagnostics,), self.__dict__)
+
 
 def read_line(path: str, line: int) -> str:
     """The source line shown under a diagnostic: only from a plain file within

@@ -190,3 +190,35 @@ def test_a_saved_game_resumed_with_its_search_agent_plays_on_as_it_would_have(tm
             str(resumed), "--quiet")
     assert r.exit_code == 0, r.output
     assert json.loads(resumed.read_text())["choices"] == saved["choices"]
+
+
+def test_the_time_an_agent_thinks_is_not_the_rules_time(monkeypatch):
+    """The clock that stops runaway rules (MAX_SECONDS) counts the rules'
+    time only: a search that thinks long does not end the game."""
+    import time
+
+    import interpreter.run.engine as engine
+
+    class Slow(RandomAgent):
+        def pick(self, d):
+            time.sleep(0.01)
+            return super().pick(d)
+
+    monkeypatch.setattr(engine, "MAX_SECONDS", 0.3)
+    monkeypatch.setattr(engine, "STEP_CHUNK", 50)  # the clock is read every 50 steps
+    program = compiled(ROOT / "rules" / "smile_and_gun")
+    game = Game(program, seed=1, agents=[Slow(1), Slow(2)]).run()
+    assert game.finished and len(game.history) * 0.01 > 0.3  # it thought longer than that
+
+
+def test_a_failed_games_error_crosses_to_another_process():
+    """A game that fails in a worker (simulate, tools/bench-agents) reports
+    its located diagnostics back, not a broken pool."""
+    import pickle
+
+    from interpreter.support.diagnostics import Diagnostic, DiagnosticError
+
+    error = DiagnosticError(Diagnostic("race.rules", 3, 5, "RUNTIME", "boom"))
+    again = pickle.loads(pickle.dumps(error))
+    assert again.diagnostics[0].short() == "race.rules:3:5: RUNTIME boom"
+    assert str(again) == str(error)
