@@ -30,6 +30,7 @@ import gc
 import json
 import os
 import random
+import threading
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
@@ -62,7 +63,10 @@ class Playouts:
         # after ROLLOUT, each seat takes the options the rules rank (`prefer`,
         # as their bots do) where they rank any, a random one elsewhere
         self.ranked = False
-        self.fork: bool | None = None if CAN_FORK else False  # None: decided by the clock
+        # None: decided by the clock. Never in a process with other threads
+        # (a worker of a pool): a forked copy would hold only this one, and
+        # any lock another held, for good
+        self.fork: bool | None = None if CAN_FORK and threading.active_count() == 1 else False
         self._timed: list[float] = []  # seconds of the first playouts: replayed, forked
         self._knowledge: Knowledge | None = None
         self._root: Position | None = None
