@@ -269,8 +269,8 @@ class Decisions(GameState):
 
     def _agent_for(self, player, name):
         """The agent answering `player`'s decision (counted), and the view and
-        the playouts it asks for, if it does (no playouts under a scenario's
-        checkpoints: a scenario may arrange the game in ways a replay does not)."""
+        the playouts it asks for, if it does (none in a game a scenario
+        arranged or started part-way: a replay would not make it again)."""
         if not player.is_player:
             raise RuleError(f"{player.id} is not a player and cannot choose ({name}); "
                             "decide for it in the rules")
@@ -286,7 +286,7 @@ class Decisions(GameState):
             if getattr(agent, "wants_summary", False):
                 view["summary"] = self.summary_for(player)
         search = None
-        if getattr(agent, "wants_search", False) and self.hooks is None:
+        if getattr(agent, "wants_search", False) and self.replayable:
             from .playout import Playouts
             search = Playouts(self, player.index)  # type: ignore[arg-type]
         return agent, view, search

@@ -153,6 +153,7 @@ class Game(Effects, Events, Decisions, GameLog):
         self.fuel = min(STEP_CHUNK, self.budget)
         self.reserve = self.budget - self.fuel
         self.started = time.monotonic()
+        self.replayable = True
 
     def given_options(self) -> dict:
         """The options as the game was given them (not those it drew at
@@ -183,6 +184,9 @@ class Game(Effects, Events, Decisions, GameLog):
         """Play to the end. start=(round, phase) skips ahead after setup+arrange."""
         prog = self.program
         self.started = time.monotonic()
+        # a game arranged by a scenario, or started part-way, is not the one
+        # its recipe replays: no playouts are offered in it (decisions.py)
+        self.replayable = start is None and arrange is None
         try:
             try:
                 self.phase = "setup"

@@ -35,6 +35,7 @@ class GameState:
     seed: int
     rng: random.Random
     rig: Rig | None
+    replayable: bool
     logging: bool
     log: list[dict]
     score_track: list[tuple[str, dict]]

@@ -21,6 +21,7 @@ import random
 import time
 from typing import Any
 
+from ..run.builtins import RuleError
 from ..run.forward import Asking, answer, some_labels
 from ..run.playout import ROLLOUT
 
@@ -74,8 +75,12 @@ class MCTSAgent:
 
     def _decide(self, d: Any, labels: list[str]) -> int:
         search = getattr(d, "search", None)
-        if len(labels) < 2 or search is None:
-            return self.rng.randrange(len(labels)) if labels else 0
+        if len(labels) < 2:
+            return 0
+        if search is None:  # never a silent random pick in a search agent's name
+            raise RuleError(f"{d.player}'s search agent cannot look ahead here: the game was "
+                            "arranged by a scenario or started part-way (play it from the "
+                            "start, or give this seat another agent)")
         started = time.perf_counter()
         search.depth = self.depth
         search.ranked = self.rollout == "bot"

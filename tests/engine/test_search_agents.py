@@ -222,3 +222,20 @@ def test_a_failed_games_error_crosses_to_another_process():
     again = pickle.loads(pickle.dumps(error))
     assert again.diagnostics[0].short() == "race.rules:3:5: RUNTIME boom"
     assert str(again) == str(error)
+
+
+def test_a_report_plays_its_search_agents_for_real():
+    """Simulations watch games through hooks; the search agents in them still
+    search (a silent random pick in their name would make the report lie)."""
+    from interpreter.designer.simulate import Job, play_record
+
+    made = []
+
+    def agents(spec, program, seed, options, players):
+        made[:] = [MCTSAgent(30, seed=seed), RandomAgent(seed)]
+        return made
+
+    job = Job(str(RACE), None, {}, None, None, "mcts:30,random", agents, "fast")
+    rec = play_record(compiled(RACE), job, 3)
+    assert rec.get("winners") and rec.get("error") is None, rec
+    assert made[0].searched > 0 and made[0].runs == 30 * made[0].searched
