@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..model.some import SomeOffer
 from ..model.state import Side
-from .agents import ScriptError
+from .agents import ScriptError, _examples
 from .builtins import RuleError
 
 if TYPE_CHECKING:
@@ -48,14 +48,9 @@ MAX_LISTED = 400
 
 
 def some_labels(offer: SomeOffer) -> list[str]:
-    out = []
-    for counts in offer.selections():
-        out.append(offer.label(counts))
-        if len(out) >= MAX_LISTED:
-            break
-    if offer.may:
-        out.append("pass")
-    return out
+    """A "choose some" offer's selections as labels (its first MAX_LISTED),
+    then `pass` if it may be passed."""
+    return _examples(offer, MAX_LISTED)
 
 
 def reward(game: Game) -> list[float]:

@@ -35,7 +35,6 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..model.state import Side
 from .agents import RandomAgent
 from .builtins import RuleError
 from .decisions import Decision
@@ -250,5 +249,4 @@ def _result(game: Game) -> list[float]:
         return [0.0] * len(game.players)
     best = max(scores.values())
     leaders = [k for k, v in scores.items() if v == best]
-    return [1.0 / len(leaders) if p.id in leaders else 0.0
-            for p in game.players if isinstance(p, Side)]
+    return [1.0 / len(leaders) if p.id in leaders else 0.0 for p in game.players]
