@@ -33,14 +33,14 @@ its value, and a value the rules hold on the call stack at the decision
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..model.state import Comp, Side, Zone
 from ..model.views import sees, visible
-from .forward import Recipe, Replayer
-from .program import StopGame
+from .forward import Position, Recipe
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -58,23 +58,7 @@ class Knowledge:
     @staticmethod
     def of(recipe: Recipe, choices: tuple, seat: int) -> Knowledge:
         """Worked out by replaying `choices` in a game of `recipe`."""
-        from .engine import Game
-
-        out: list[Knowledge] = []
-
-        class Follow(_Follower, Game):
-            pass
-
-        def at_root(asking: Any, d: Any) -> Any:
-            out.append(game.knowledge())
-            raise StopGame()
-
-        game: Any = recipe.game(Replayer(choices, at_root), Follow, True)
-        game.follow(seat)
-        game.run()
-        if not out:  # the game ended before the decision (not a position of this game)
-            return Knowledge([], [])
-        return out[0]
+        return Tracking(recipe, seat).at(choices)
 
     def sample(self, game: Game, seat: int, rng: random.Random) -> None:
         """Make `game` (standing at the decision this knowledge is of) one
@@ -108,6 +92,39 @@ class Knowledge:
                     type(getattr(c, "u_sides", None)) is int and c.u_sides > 0:
                 c.u_value = 1 + rng.randrange(c.u_sides)
         game.rng.seed(rng.getrandbits(64))
+
+
+class Tracking:
+    """Knowledge.of one seat at decision after decision of one game: the
+    logged replay stays paused at the last decision asked about and is
+    carried on by the choices made since, so a game costs one replay, not
+    one a decision (a search agent asks at each of its decisions)."""
+
+    def __init__(self, recipe: Recipe, seat: int):
+        self.recipe = recipe
+        self.seat = seat
+        self.pos: Position | None = None
+
+    def at(self, choices: tuple) -> Knowledge:
+        pos = self.pos.carried(choices) if self.pos is not None else None
+        if pos is None:
+            seat = self.seat
+            pos = Position(self.recipe, choices=choices).reached(
+                _follow_class(), lambda game: game.follow(seat))
+        self.pos = pos
+        if pos.asking is None:  # the game ended before (not a position of this game)
+            return Knowledge([], [])
+        return pos.game.knowledge()  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _follow_class() -> type:
+    from .engine import Game
+
+    class Follow(_Follower, Game):
+        pass
+
+    return Follow
 
 
 def _zone(game: Game, zid: str) -> Zone | None:

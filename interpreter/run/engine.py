@@ -90,6 +90,7 @@ class Game(Effects, Events, Decisions, GameLog):
         self.log = []
         self.score_track = []  # (round, scores) after each round, when logging
         self.history = []
+        self.searches = {}
         self.round = 0
         self.phase = None
         self.current = None

@@ -278,24 +278,53 @@ class Position:
             return Position(self.recipe, choices=self.choices + (step,), live=live)
         return Position(self.recipe, choices=self.choices + (step,))
 
-    def _reach(self) -> None:
+    def _reach(self, game_class: Any = None, prepare: Callable[[Any], None] | None = None) -> None:
         if self._game is not None:
             return
-        live = _Live(self)
+        live = _Live(self, game_class, prepare)
         self._game, self._asking = live.game, live.asking
         self._live = live if live.alive else None
+
+    def reached(self, game_class: Any, prepare: Callable[[Any], None]) -> Position:
+        """This position reached in a game of `game_class` (logged), which
+        `prepare` is given before it starts; for a game that watches itself
+        being played (determinise.py)."""
+        pos = Position(self.recipe, choices=self.choices)
+        pos._reach(game_class, prepare)
+        return pos
+
+    def carried(self, choices: tuple) -> Position | None:
+        """The position `choices` reach, when they go on from this one's: its
+        paused game carried on (no replay from the start); None when they do
+        not go on from here or this position's game was carried on already."""
+        n = len(self.choices)
+        if self._live is None or len(choices) < n or tuple(choices[:n]) != self.choices:
+            return None
+        pos = self
+        try:
+            for player, decision, label in choices[n:]:
+                a = pos.asking
+                if a is None or (a.player, a.decision) != (player, decision):
+                    return None
+                pos = pos.apply(label)
+        except (RuleError, ScriptError, ValueError):
+            return None
+        return pos
 
 
 class _Live:
     """A game paused at a decision, inside a greenlet, to be carried on."""
 
-    def __init__(self, pos: Position):
+    def __init__(self, pos: Position, game_class: Any = None,
+                 prepare: Callable[[Any], None] | None = None):
         from greenlet import getcurrent, greenlet
 
         self.parent = getcurrent()
         self.asking: Asking | None = None
         self.driver = Replayer(pos.choices, self._wait)
-        self.game = pos.recipe.game(self.driver)
+        self.game = pos.recipe.game(self.driver, game_class, game_class is not None)
+        if prepare is not None:
+            prepare(self.game)
         self.alive = True
         self.runner = greenlet(self._play)
         self.runner.switch()

@@ -40,6 +40,7 @@ class GameState:
     log: list[dict]
     score_track: list[tuple[str, dict]]
     history: list[tuple]  # (player id, decision, label) of every decision agents answered
+    searches: dict[int, Any]  # seat -> what its search agent keeps between decisions (playout.Kept)
     round: int
     phase: str | None
     current: Side | None

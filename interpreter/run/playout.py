@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .agents import RandomAgent
 from .builtins import RuleError
 from .decisions import Decision
-from .determinise import Knowledge
+from .determinise import Knowledge, Tracking
 from .forward import Asking, Position, Recipe, Replayer, answer, reward
 from .program import DRAWS_INLINE, StopGame
 
@@ -56,6 +56,10 @@ class Playouts:
         self._recipe = Recipe(game.program, game.seed, game.given_options(), game.asked_players,
                               game.budget, game.rig_given)
         self._choices = tuple(game.history)
+        kept = game.searches.get(seat)
+        if kept is None:
+            kept = game.searches[seat] = Kept(self._recipe, seat)
+        self._kept = kept
         self.seat = seat
         self.seats = [p.id for p in game.players]
         self.depth = depth  # random decisions after ROLLOUT before the score decides
@@ -65,7 +69,8 @@ class Playouts:
         # None: decided by the clock. Never in a process with other threads
         # (a worker of a pool): a forked copy would hold only this one, and
         # any lock another held, for good
-        self.fork: bool | None = None if CAN_FORK and threading.active_count() == 1 else False
+        self.fork: bool | None = kept.fork if CAN_FORK and threading.active_count() == 1 \
+            else False
         self._timed: list[float] = []  # seconds of the first playouts: replayed, forked
         self._knowledge: Knowledge | None = None
         self._root: Position | None = None
@@ -74,7 +79,7 @@ class Playouts:
     def knowledge(self) -> Knowledge:
         """What the seat can tell of where components lie (worked out once)."""
         if self._knowledge is None:
-            self._knowledge = Knowledge.of(self._recipe, self._choices, self.seat)
+            self._knowledge = self._kept.tracking.at(self._choices)
         return self._knowledge
 
     def playout(self, rng: random.Random, policy: Callable[[Asking], int]) -> list[float]:
@@ -87,6 +92,9 @@ class Playouts:
             self._timed.append(time.perf_counter() - started)
             if len(self._timed) == 2:
                 self.fork = self._timed[1] < self._timed[0]
+                # a fork's cost stays flat through a game, a replay's grows:
+                # once quicker, forks play every later decision untimed
+                self._kept.fork = True if self.fork else None
             return result
         if self.fork:
             return self._forked(rng, policy)
@@ -124,7 +132,9 @@ class Playouts:
     def _forked(self, rng: random.Random, policy: Callable[[Asking], int]) -> list[float]:
         knowledge = self.knowledge()
         if self._root is None:
-            self._root = Position(self._recipe, choices=self._choices)
+            kept = self._kept
+            carried = kept.root.carried(self._choices) if kept.root is not None else None
+            self._root = kept.root = carried or Position(self._recipe, choices=self._choices)
         root = self._root
         root.asking  # reached here, once: every child starts from it
         gc.freeze()  # (the child's collections need not walk, and copy, all of it)
@@ -190,6 +200,18 @@ class Playouts:
             pos = pos._step(asking, asking.labels[i], answer(asking, i))
             asking = pos.asking
         return _result(pos.game)
+
+
+class Kept:
+    """What one seat's search keeps from one decision of a game to the next:
+    its knowledge, worked out incrementally (determinise.Tracking), the game
+    held at its last decision (each fork's start), carried on by the choices
+    made since rather than replayed, and whether forks proved quicker."""
+
+    def __init__(self, recipe: Recipe, seat: int):
+        self.tracking = Tracking(recipe, seat)
+        self.root: Position | None = None
+        self.fork: bool | None = None
 
 
 class _CutAgent(RandomAgent):

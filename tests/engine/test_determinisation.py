@@ -166,3 +166,25 @@ class FirstSearch(MCTSAgent):
         if self.first is None:
             self.first = (i, dict(self.last))
         return i
+
+
+@pytest.mark.parametrize("game,players", [("hands", None), ("scarface_1920", 3)])
+def test_knowledge_carried_on_is_knowledge_worked_out_afresh(game, players, request):
+    """Tracking carries one logged replay on from decision to decision; at
+    every decision it knows what a replay from the start works out."""
+    from interpreter.run.determinise import Knowledge, Tracking
+    from interpreter.run.forward import Recipe
+
+    path = request.getfixturevalue("hands") if game == "hands" else ROOT / "rules" / game
+    program = compiled(path)
+    played = run_game(program, seed=5, players=players,
+                      agents=[RandomAgent(i) for i in range(len(program.rs.seats))])
+    recipe = Recipe(program, 5, {}, players)
+    history = tuple(played.history)
+    tracking = Tracking(recipe, 0)
+    checked = 0
+    for n in range(0, len(history), max(1, len(history) // 25)):
+        carried = tracking.at(history[:n])
+        assert carried == Knowledge.of(recipe, history[:n], 0)
+        checked += bool(carried.groups)
+    assert checked > 5  # (positions with something hidden were compared)

@@ -121,6 +121,27 @@ def test_forked_and_replayed_playouts_make_the_same_search(hands):
     assert game(True) == game(False)
 
 
+@pytest.mark.parametrize("fork", [True, False])
+def test_what_a_search_keeps_between_decisions_changes_no_game(hands, fork):
+    """A seat's search carries its knowledge and its forks' start from one
+    decision to the next (playout.Kept) instead of replaying the game each
+    time: the games it plays are those it plays when every decision starts
+    afresh, forked or replayed."""
+    program = compiled(hands)
+
+    def game(fresh):
+        class Pinned(MCTSAgent):
+            def pick(self, d):
+                if fresh:
+                    d.search._kept.__init__(d.search._recipe, d.search.seat)
+                d.search.fork = fork
+                return super().pick(d)
+        agents = [Pinned(25, seed=3, depth=3), Pinned(25, seed=4)]
+        return Game(program, seed=6, agents=agents).run().history
+
+    assert game(fresh=False) == game(fresh=True)
+
+
 def test_a_cut_playout_is_judged_by_the_score(make_ruleset):
     program = compiled(make_ruleset(_laps_race(3, """\
     choose p as step "how far?" from n in [0, 1, 2] label "step:{n}" {
