@@ -87,6 +87,32 @@ class Checker(TypeCheck):
                                      "no 'game { ... }' block in any .rules file",
                                      hint="the game block lists setup, rounds and finish"))
 
+    def check_score_function(self) -> str | None:
+        """`score: NAME` in game.yaml naming no side variable names a function
+        of one side that only reads the game: its compiled name, or None."""
+        name = self.rs.score_fn
+        if name is None:
+            return None
+        path, line, col = self.rs.where.get("score", (str(self.rs.path), 1, 1))
+        fn = self.funcs.get(name)
+        if fn is None:
+            known = sorted(self.rs.side_vars) + sorted(self.funcs)
+            close = difflib.get_close_matches(name, known, 1)
+            self.diags.append(Diagnostic(
+                path, line, col, "REF-UNDEF", f"score names {name!r}, which is neither a side variable "
+                "nor a function of the rules",
+                hint=f"did you mean {close[0]!r}?" if close else
+                "name a side variable, or a function `def NAME(p)` that gives a side's score"))
+            return None
+        if len(fn.params) != 1:
+            self.diags.append(Diagnostic(
+                path, line, col, "TYPE", f"score names function {name!r}, which takes "
+                f"{len(fn.params)} parameters: a score function takes one, the side"))
+            return None
+        self.only_reads(fn.body, "a score function",
+                        "a score function reads the game and returns a number", returns=True)
+        return f"f_{name}"
+
     def check_phases(self, game: A.Game) -> list[str]:
         """The game's phases that are defined; the others reported, and the
         phases defined but never played."""
@@ -313,9 +339,11 @@ class Checker(TypeCheck):
                 return
 
     def only_reads(self, body: A.Node | list, what: str = "a summary",
-                   hint: str = "a summary holds let, if, for and log") -> None:
-        """A text made only when the game is logged (a `summary`, a log line):
-        it may not change the game, or a logged game would play differently."""
+                   hint: str = "a summary holds let, if, for and log",
+                   returns: bool = False) -> None:
+        """A text made only when the game is logged (a `summary`, a log line),
+        or a function read to show the game (`returns`: a score function): it
+        may not change the game, or a logged game would play differently."""
         lets = {sub.name for sub in _walk(body) if isinstance(sub, A.Let)}
         for sub in _walk(body):
             bad = None
@@ -331,7 +359,7 @@ class Checker(TypeCheck):
             elif isinstance(sub, A.Assign):
                 if not (isinstance(sub.target, A.Name) and sub.target.id in lets):
                     bad = "changes the game (only its own `let` names may change)"
-            elif isinstance(sub, _EFFECTS):
+            elif isinstance(sub, _EFFECTS) and not (returns and isinstance(sub, A.Return)):
                 bad = "changes the game"
             if bad:
                 self.err(sub, "TYPE", f"{what} only reads the game, but this {bad}", hint=hint)

@@ -97,6 +97,10 @@ class Compiled:
     # a linked program: where the scenario's part of `source` starts (in
     # characters; 0: not linked), compiled apart from the shared part
     linked_at: int = 0
+    # each phase's `when` function (None: every round), aligned with phases;
+    # []: every phase plays every round
+    phase_when: list = field(default_factory=list)
+    score_fn: str | None = None  # `score:` naming a function: its compiled name
 
 
 def _paid_for(t: str) -> str:

@@ -216,6 +216,7 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
             self.expect(game.rounds_expr, t, want, "the rounds limit")
             self.emit(0, f"def {rounds_fn}(G):", game.rounds_expr.span)
             self.emit(1, f"return {code}", game.rounds_expr.span)
+        phase_when = self.phase_conditions(game)
         for name in self.phases:
             self.versions(f"p_{name}", self.chains[("phase", name)])
         for name in self.funcs:
@@ -233,7 +234,25 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
                         game.rounds_kind, rounds_fn, handlers, abilities, self.decisions,
                         self.given, self.stocked if self.fast else None,
                         "fast" if self.fast else "reference", self.places(modules), summary,
-                        dict(self.events_used), dict(self.windows_used), {})
+                        dict(self.events_used), dict(self.windows_used), {},
+                        phase_when=phase_when, score_fn=self.check_score_function())
+
+    def phase_conditions(self, game: A.Game) -> list[str | None]:
+        """A function for each listed phase's `when` (None: played every
+        round), aligned with the phases compiled; [] when none has one."""
+        out: list[str | None] = []
+        for i, ((name, _), cond) in enumerate(zip(game.phases, game.phase_when)):
+            if name not in self.phases:
+                continue  # (reported as undefined)
+            if cond is None:
+                out.append(None)
+                continue
+            code, t = self.expr(cond, Scope({}, self.globals))
+            self.expect(cond, t, "bool", f"the condition of phase {name!r}")
+            out.append(f"g_when_{i}")
+            self.emit(0, f"def g_when_{i}(G):", cond.span)
+            self.emit(1, f"return {code}", cond.span)
+        return out if any(out) else []
 
     def compile_extra(self, modules: list[A.Module], extra: A.Module,
                       base: Compiled) -> tuple[list[str], list[Span]]:

@@ -61,7 +61,7 @@ def measure(program: Program, args: Any, options: dict) -> None:
     scores: collections.defaultdict[str, list] = collections.defaultdict(list)
     cards: collections.Counter[str] = collections.Counter()
     numeric: list[str] | None = None
-    score = program.rs.score_var
+    score = program.rs.score_var or program.rs.score_fn
     for game in seeded_games(program, args.games, options, args.players):
         start = time.perf_counter()
         game.run()
@@ -70,8 +70,8 @@ def measure(program: Program, args: Any, options: dict) -> None:
         steps.append(game.steps_used())
         ends[", ".join(w.id for w in game.winners) or "no winner"] += 1
         if score:
-            for p in game.players:
-                scores[p.id].append(getattr(p, f"u_{score}"))
+            for pid, v in game.scores().items():
+                scores[pid].append(v)
         if args.cards:
             for c in game.comps:
                 v = getattr(c, f"u_{args.cards}", None)

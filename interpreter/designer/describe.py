@@ -348,7 +348,9 @@ def _game(g, v):
 
 
 def rounds_sentence(g: A.Game, v: Vocab = _PLAIN) -> str:
-    names = and_list(words(n) for n, _ in g.phases) if g.phases else "no phases"
+    when = g.phase_when or [None] * len(g.phases)
+    names = and_list(words(n) if c is None else f"{words(n)} (only when {expr(c, v)})"
+                     for (n, _), c in zip(g.phases, when)) if g.phases else "no phases"
     if g.rounds_kind == "count":
         n = expr(g.rounds_expr, v)
         lead = ("The game lasts 1 round" if n == "1" else f"The game lasts {n} rounds"

@@ -436,7 +436,7 @@ def _unused(rs, use) -> list[Finding]:
                 name not in {n for n, _ in rs.money}:
             out.append(finding(*_where(rs, ("piece", name)), "LINT-UNUSED-PIECE", name,
                                f"no rule places, moves or counts piece {name!r}"))
-    called = use.calls
+    called = use.calls | ({rs.score_fn} if rs.score_fn else set())  # (game.yaml's score)
     for _, it in rule_items(rs):
         if isinstance(it, A.Func) and not it.override and it.name not in called:
             out.append(finding(*at(it), "LINT-UNUSED-FUNCTION", it.name,

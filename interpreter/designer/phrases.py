@@ -350,6 +350,10 @@ _CALLS: dict[str | None, Callable[..., str | None]] = {
     "next_of": lambda a, x, k, v: f"the one after {x[1]} in {x[0]}",
     "range": _c_range,
     "str": lambda a, x, k, v: f"{x[0]} as text",
+    "joined": lambda a, x, k, v: f"{x[0]} in words, the last two joined by "
+                                 f"{x[1] if len(x) > 1 else 'and'}",
+    "plural": lambda a, x, k, v: f"the plural of {x[0]}" if len(x) < 2 else
+                                 f"{x[0]}, made plural unless {x[1]} is 1",
     "space": lambda a, x, k, v: f"space {_lit_id(a[0], x[0])}",
     "spaces": lambda a, x, k, v: "every space of the board",
     "component": lambda a, x, k, v: f"component {_lit_id(a[0], x[0])}",

@@ -539,6 +539,9 @@ class Reference:
         d.h(2, "Scoring and winning", "winning")
         if rs.score_var:
             d.p(f"The score shown for each player is their {words(rs.score_var)}.")
+        elif rs.score_fn:
+            d.p(f"The score shown for each player is what {words(rs.score_fn)} gives for them "
+                "(see the functions).")
         found: list = []
         for where, body in self._bodies():
             _wins(body, [], where, self.v, found)

@@ -365,6 +365,8 @@ class Game(Node):
     phases: list  # [(name, span)]
     finish: list | None
     summary: list | None = None  # lines for the log at the end of each round
+    # each listed phase's `when` condition (None: every round); [] when none has one
+    phase_when: list = field(default_factory=list)
 
 
 @dataclass(eq=False, repr=False)

@@ -59,7 +59,7 @@ class _Build(Transformer):
 
     def game_def(self, meta, parts):
         setup = finish = summary = None
-        kind, expr, phases = "forever", None, []
+        kind, expr, phases, when = "forever", None, [], []
         for p in parts:
             if p is None:
                 continue
@@ -70,8 +70,12 @@ class _Build(Transformer):
             elif p[0] == "summary":
                 summary = p[1]
             else:
-                _, kind, expr, phases = p
-        return A.Game(setup, kind, expr, phases, finish, summary, span=self._span(meta))
+                _, kind, expr, listed = p
+                phases = [(name, span) for name, span, _ in listed]
+                when = [cond for _, _, cond in listed]
+        return A.Game(setup, kind, expr, phases, finish, summary,
+                      phase_when=when if any(c is not None for c in when) else [],
+                      span=self._span(meta))
 
     def setup_part(self, meta, items):
         return ("setup", items[0])
@@ -84,7 +88,10 @@ class _Build(Transformer):
 
     def rounds_part(self, meta, items):
         kind, expr = items[0]
-        return ("rounds", kind, expr, [(str(t), self._tspan(t)) for t in items[1:] if t is not None])
+        return ("rounds", kind, expr, [t for t in items[1:] if t is not None])
+
+    def round_phase(self, meta, items):
+        return (str(items[0]), self._tspan(items[0]), items[1])
 
     def rounds_count(self, meta, items):
         return ("count", items[0])
@@ -438,7 +445,7 @@ class _Build(Transformer):
                 buf.append("}")
                 i += 2
             elif c == "{":
-                end = raw.find("}", i)
+                end = _closing(raw, i)
                 if end < 0:
                     line, col = span.line, span.col + 1 + i
                     raise DiagnosticError(Diagnostic(
@@ -457,3 +464,20 @@ class _Build(Transformer):
         if buf:
             parts.append(_unescape("".join(buf)))
         return A.Str(parts, span=span)
+
+
+def _closing(raw: str, i: int) -> int:
+    """Where the `{` at raw[i] of a text closes (-1: never), stepping over the
+    texts the inserted expression holds ("{plural("card", n)}")."""
+    j, quoted = i + 1, False
+    while j < len(raw):
+        c = raw[j]
+        if quoted and c == "\\":
+            j += 2
+            continue
+        if c == '"':
+            quoted = not quoted
+        elif c == "}" and not quoted:
+            return j
+        j += 1
+    return -1

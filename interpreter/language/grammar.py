@@ -73,6 +73,11 @@ class _ReservedName(Exception):
         self.tok = tok
 
 
+# a quoted text, as the grammar's STRING reads it (texts inside a text's
+# `{...}` included): what the brace counters below step over
+TEXT = re.compile(r'"(?:[^"\\\n{]|\\.|\{\{|\{(?:[^"{}\n]|"(?:[^"\\\n]|\\.)*+")*+\}|\{)*+"')
+
+
 def _reserved(src: Source, e: _ReservedName) -> Diagnostic:
     line, col = src.pos(e.tok.line, e.tok.column)
     return Diagnostic(src.path, line, col, "SYNTAX",
@@ -255,7 +260,7 @@ def _braces(text: str):
     """Each brace outside strings and comments: (kind, line, col, indent of
     its line, whether it starts its line), 1-based."""
     for i, line in enumerate(text.split("\n"), 1):
-        code = re.sub(r'"([^"\\]|\\.)*"', lambda m: " " * len(m.group()), line)
+        code = TEXT.sub(lambda m: " " * len(m.group()), line)
         code = code.split("#", 1)[0]
         indent = len(code) - len(code.lstrip(" \t"))
         for j, ch in enumerate(code):
@@ -322,7 +327,7 @@ def _chunks(text: str):
     lines = text.split("\n")
     out, start, depth = [], None, 0
     for i, line in enumerate(lines):
-        code = re.sub(r'"([^"\\]|\\.)*"', '""', line).split("#", 1)[0]
+        code = TEXT.sub('""', line).split("#", 1)[0]
         if start is None and code.strip():
             start = i
         depth += code.count("{") - code.count("}")

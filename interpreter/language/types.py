@@ -115,6 +115,10 @@ BUILTINS: dict[str, Builtin] = {
     "next_of": Builtin(2, 2, _first, "the item after the given one, wrapping round"),
     "range": Builtin(1, 2, _const("list:int"), "range(n): 0..n-1; range(a, b): a..b-1"),
     "str": Builtin(1, 1, _const("str"), "the value as text"),
+    "joined": Builtin(1, 2, _const("str"), "joined(xs), joined(xs, \"or\"): the items in words, "
+                      "\"a, b and c\""),
+    "plural": Builtin(1, 2, _const("str"), "plural(word), plural(word, n): the word's plural; "
+                      "with n, the word agreeing with n"),
     "space": Builtin(1, 1, _const("space"), "the board space with this id", game=True),
     "spaces": Builtin(0, 0, _const("list:space"), "every board space, in board order", game=True),
     "component": Builtin(1, 1, _const("comp"), "the component with this id", game=True),

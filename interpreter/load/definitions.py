@@ -83,6 +83,7 @@ class Ruleset:
     tables: dict = field(default_factory=dict)
     modules: list = field(default_factory=list)  # A.Module
     score_var: str | None = None
+    score_fn: str | None = None  # `score:` naming a function of the rules, `def NAME(p)`
     where: dict = field(default_factory=dict)  # ("zone", name) etc. -> (path, line, col)
     variants: list = field(default_factory=list)  # variant folders available
     overlays: list = field(default_factory=list)  # (id, name, file) applied, in order

@@ -329,8 +329,9 @@ class _Loader(Components, References):
         rs.coverage = plain(doc.get("coverage") or {})
         rs.score_var = doc.get("score")
         if rs.score_var and rs.score_var not in rs.side_vars:
-            self.err(f, *position(doc, "score"), "REF-UNDEF",
-                     f"score names {rs.score_var!r}, which is not a side variable")
+            # a function of the rules, `def NAME(p)`: the compiler checks it
+            rs.score_fn, rs.score_var = rs.score_var, None
+            rs.where["score"] = (str(f), *position(doc, "score"))
         dup = set(rs.side_vars) & set(rs.zone_names("side"))
         for name in sorted(dup):
             self.err(f, 1, 1, "DUP-ID", f"{name!r} is both a side variable and a side zone")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import FunctionType
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..model.logwords import plural
 from ..model.state import Comp, FrozenList, RuleError, Side, Space, Zone, cut, display
 from ..model.views import Secret, hidden_comps, hidden_knowers, plain, shown
 from ..support.limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
@@ -601,6 +602,34 @@ def B_range(G: GameState, a: Any, b: Any = None) -> list[int]:
 
 def B_str(G: GameState, x: Any) -> str:
     return _kept(show(G, x), ("", x, ""))
+
+
+def B_joined(G: GameState, xs: Any, word: Any = "and") -> str:
+    """joined(xs), joined(xs, "or"): the items as words, "a, b and c" (a
+    text built as interpolation builds one: what hides, stays hidden)."""
+    items = _paid(G, xs)
+    if type(word) is not str:
+        raise RuleError(f"joined(xs, word): the word must be a text, not {kind_of(word)}")
+    if not items:
+        return "nothing"
+    last = len(items) - 1
+    parts: list = [""]
+    for i, x in enumerate(items):
+        parts += [x, "" if i == last else f" {word} " if i == last - 1 else ", "]
+    return B_built(G, parts)
+
+
+def B_plural(G: GameState, word: Any, n: Any = None) -> str:
+    """plural("card") is "cards"; plural("card", n) agrees with n: "card"
+    when n is 1 (or -1), "cards" otherwise."""
+    word = plain(word)  # (a picked card's field: Sourced)
+    if not isinstance(word, str):
+        raise RuleError(f"plural(word, n): the word must be a text, not {kind_of(word)}")
+    if n is not None and abs(num(n)) == 1:
+        return word
+    if type(word) is Secret:  # the plural keeps the secret, in both readings
+        return Secret(plural(str(word)), word.readers, plural(word.others))
+    return plural(str(word))
 
 
 def B_space(G: GameState, sid: Any) -> Space:

@@ -90,6 +90,7 @@ class Game(Effects, Events, Decisions, GameLog):
         self.log = []
         self.score_track = []  # (round, scores) after each round, when logging
         self.history = []
+        self.final_scores: dict[str, Any] | None = None
         self.searches = {}
         self.round = 0
         self.phase = None
@@ -224,6 +225,13 @@ class Game(Effects, Events, Decisions, GameLog):
             raise self._runtime_error("the rules ran out of memory") from None
         except Exception as e:  # whatever the rules did, the designer gets a location
             raise self._runtime_error(self._failure(_friendly(e))) from None
+        if prog.score_fn is not None:  # the result's scores, failing where the rules do
+            try:
+                self.final_scores = self.scores()
+            except RuleError as e:
+                raise self._runtime_error(self._failure(str(e))) from None
+            except Exception as e:
+                raise self._runtime_error(self._failure(_friendly(e))) from None
         self.finished = True
         if self.logging:
             self.score_track.append(("end", self.scores()))
@@ -240,8 +248,8 @@ class Game(Effects, Events, Decisions, GameLog):
         r = start_round - 1
         skipping = start_phase is not None
         while True:
-            if r and self.logging:
-                self.score_track.append((f"round {r}", self.scores()))  # (html log)
+            if r and self.logging:  # (html log; a score function that fails: a note)
+                self.score_track.append((f"round {r}", self.text_of(self.scores) or {}))
                 self._summary(r)
             if prog.rounds_kind == "count":
                 assert prog.rounds_fn is not None  # (a count of rounds has its expression)
@@ -256,11 +264,15 @@ class Game(Effects, Events, Decisions, GameLog):
             self.fuel -= 1
             if self.fuel < 0:
                 self.out_of_steps()
-            for name, fn in prog.phases:
+            when = prog.phase_when
+            for i, (name, fn) in enumerate(prog.phases):
                 if skipping:
                     if name != start_phase:
                         continue
                     skipping = False
+                played = when[i] if when else None
+                if played is not None and not played(self):
+                    continue  # not played this round
                 self.phase = name
                 self.current = None
                 self._hook("before", name)
@@ -280,8 +292,8 @@ class Game(Effects, Events, Decisions, GameLog):
             self.current = None
             # made as a log text is (text_of): no steps spent, a failure a note
             self.text_of(self.program.summary, self)
-        elif self.program.rs.score_var is not None:
-            scores = self.scores()
+        elif self.program.rs.score_var is not None or self.program.score_fn is not None:
+            scores = self.text_of(self.scores) or {}
             if scores_seen(self, None, scores):
                 self.say(f"after round {r}: " + ", ".join(
                     f"{pid} {display(v)}" for pid, v in scores.items()),
@@ -499,15 +511,27 @@ class Game(Effects, Events, Decisions, GameLog):
 
     # ------------------------------------------------------------ results
     def scores(self) -> dict[str, Any]:
+        fn = self.program.score_fn
+        if fn is not None:  # `score:` names a function of the rules
+            if self.finished and self.final_scores is not None:
+                return dict(self.final_scores)
+            fuel = self.fuel  # (reading the score spends no steps: logged or not, one game)
+            try:
+                return {p.id: _score_shown(fn(self, p)) for p in self.players}
+            finally:
+                self.fuel = fuel
         var = self.program.rs.score_var
         if var is None:
             return {}
         out = {}
         for p in self.players:
-            v = getattr(p, py_name(var))
-            # (a text built from what some seat may not see: as the table reads it)
-            out[p.id] = v.others if type(v) is Secret else \
-                v if v is None or isinstance(v, (int, str)) else display(v)
+            out[p.id] = _score_shown(getattr(p, py_name(var)))
         return out
 
 
+def _score_shown(v: Any) -> Any:
+    """A score as results show it: a number or text as it is, anything else
+    in words (a text built from what some seat may not see: as the table
+    reads it)."""
+    return v.others if type(v) is Secret else \
+        v if v is None or isinstance(v, (int, str)) else display(v)

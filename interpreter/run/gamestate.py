@@ -40,6 +40,7 @@ class GameState:
     log: list[dict]
     score_track: list[tuple[str, dict]]
     history: list[tuple]  # (player id, decision, label) of every decision agents answered
+    final_scores: dict[str, Any] | None  # a score function's, once the game is over
     searches: dict[int, Any]  # seat -> what its search agent keeps between decisions (playout.Kept)
     round: int
     phase: str | None

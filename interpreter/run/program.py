@@ -98,10 +98,14 @@ class Program:
             exec(tail, ns)
         self.ns = ns
         self.phases = [(name, ns[fn]) for name, fn in compiled.phases]
+        # each phase's `when` (None: every round); [] when every phase plays every round
+        self.phase_when = [None if fn is None else ns[fn] for fn in compiled.phase_when]
         self.setup = ns[compiled.setup] if compiled.setup else None
         self.finish = ns[compiled.finish] if compiled.finish else None
         self.summary = ns[compiled.summary] if compiled.summary else None
         self.rounds_fn = ns[compiled.rounds_fn] if compiled.rounds_fn else None
+        # `score:` naming a function of the rules: fn(G, side) -> the score
+        self.score_fn = ns[compiled.score_fn] if compiled.score_fn else None
         self.rounds_kind = compiled.rounds_kind
         # event -> [(owner id or None, instead, handler)], in order
         self.handlers: dict[str, list[tuple[str | None, bool, Callable]]] = {}

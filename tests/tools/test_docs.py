@@ -68,6 +68,8 @@ def _filler(cls, name):
         return [("y", x)]
     if name == "phases":
         return [("go", A.NOWHERE)]
+    if name == "phase_when":
+        return [x]
     if name == "parts":
         return ["hello ", x]
     if name == "params":

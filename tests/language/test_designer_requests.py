@@ -1,0 +1,205 @@
+"""What designers asked the language for (issue 33), one feature at a time:
+a phase in some rounds only, scores worked out by the rules, lists and
+plurals in words, texts inside a text's braces."""
+from __future__ import annotations
+
+import pytest
+from helpers import compiled, first_agents, load_errors, locate
+
+from interpreter.designer.lint import lint_ruleset
+from interpreter.designer.refdocs import reference
+from interpreter.model.views import log_for
+from interpreter.run.engine import Game
+from interpreter.support.diagnostics import DiagnosticError
+
+# a four-round race: everyone steps one space a round; `extra` phases join in
+RACE4 = """
+game {{
+  setup {{ for p in players {{ p.at = space("start") }} }}
+  rounds 4 {{
+    step
+{rounds}
+  }}
+  finish {{ win most(players, p => p.laps) }}
+}}
+phase step {{
+  for p in players {{ p.at = step("loop", p.at, 1) }}
+}}
+{more}
+"""
+
+
+def race4(make_ruleset, rounds="", more="", **kw):
+    return make_ruleset(RACE4.format(rounds=rounds, more=more), **kw)
+
+
+def played(folder, backend="fast", logging=True, **kw):
+    program = compiled(folder, backend=backend)
+    return Game(program, seed=1, agents=first_agents(), logging=logging, **kw).run()
+
+
+def texts(game):
+    return [e["text"] for e in game.log]
+
+
+def errors(folder):
+    return [(d.code, d.path.rsplit("/", 1)[-1], d.line, d.col, d.message)
+            for d in load_errors(folder)]
+
+
+# ---------------------------------------------------------------- phases in some rounds
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_a_phase_with_when_plays_only_in_the_rounds_it_names(make_ruleset, backend):
+    folder = race4(make_ruleset, rounds="    bonus when round == 2 or\n      round == 4",
+                   more='phase bonus { for p in players { p.laps += 1 }\n  log "bonus {round}" }')
+    game = played(folder, backend)
+    assert [t for t in texts(game) if t.startswith("== ")] == [
+        "== round 1: step ==", "== round 2: step ==", "== round 2: bonus ==",
+        "== round 3: step ==", "== round 4: step ==", "== round 4: bonus =="]
+    assert [t for t in texts(game) if t.startswith("bonus")] == ["bonus 2", "bonus 4"]
+    assert [p.u_laps for p in game.players] == [2, 2]
+
+
+def test_a_phase_condition_sees_the_game_as_the_phase_comes_up(make_ruleset):
+    # the second listing's condition reads what the first one did that round
+    folder = race4(make_ruleset, rounds="    bonus when red.laps == 0\n    bonus when red.laps == 1",
+                   more="phase bonus { red.laps += 1 }")
+    game = played(folder)
+    assert game.players[0].u_laps == 2
+    assert [t for t in texts(game) if t.endswith("bonus ==")] == [
+        "== round 1: bonus ==", "== round 1: bonus =="]
+
+
+def test_a_phase_condition_must_be_true_or_false(make_ruleset):
+    folder = race4(make_ruleset, rounds="    bonus when round + 1",
+                   more="phase bonus { red.laps += 1 }")
+    line, col = locate((folder / "race.rules").read_text(), "round + 1")
+    assert errors(folder) == [("TYPE", "race.rules", line, col,
+                               "the condition of phase 'bonus' must be true/false, not a number")]
+
+
+def test_docs_say_when_a_phase_plays(make_ruleset):
+    folder = race4(make_ruleset, rounds="    bonus when round == 2",
+                   more="phase bonus { red.laps += 1 }")
+    assert "step and bonus (only when the round number is 2)" in reference(folder)
+
+
+# ---------------------------------------------------------------- scores from the rules
+POINTS = "def points(p) {\n  let base = p.laps * 10\n  return base + len(p.at.id)\n}\n"
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_a_score_function_gives_every_score_shown(make_ruleset, backend):
+    folder = race4(make_ruleset, more=POINTS, game_edits={"score: laps": "score: points"})
+    game = played(folder, backend)
+    expected = {p.id: p.u_laps * 10 + len(p.u_at.id) for p in game.players}
+    assert game.scores() == expected
+    summaries = [t for t in texts(game) if t.startswith("after round")]
+    assert len(summaries) == 4
+    assert summaries[-1] == "after round 4: " + ", ".join(f"{k} {v}" for k, v in expected.items())
+    quiet = played(folder, backend, logging=False)
+    assert quiet.scores() == expected and quiet.steps_used() == game.steps_used()
+
+
+@pytest.mark.parametrize("body,message", [
+    ("  p.laps += 1\n  return 1", "a score function only reads the game, but this changes "
+                                  "the game (only its own `let` names may change)"),
+    ("  move cup.top to cup\n  return 1", "a score function only reads the game, but this "
+                                          "changes the game"),
+    ("  return random([1, 2])", "a score function only reads the game, but this calls "
+                                "random(), which draws from the game's random generator"),
+])
+def test_a_score_function_may_only_read(make_ruleset, body, message):
+    folder = race4(make_ruleset, more=f"def points(p) {{\n{body}\n}}\n",
+                   game_edits={"score: laps": "score: points"})
+    first = body.strip().split("\n")[0]
+    line, col = locate((folder / "race.rules").read_text(), first.replace("return ", ""))
+    assert errors(folder) == [("TYPE", "race.rules", line, col, message)]
+
+
+def test_a_score_naming_nothing_is_located_in_game_yaml(make_ruleset):
+    folder = race4(make_ruleset, more=POINTS, game_edits={"score: laps": "score: pionts"})
+    line, col = locate((folder / "game.yaml").read_text(), "pionts")
+    [(code, path, l, c, message)] = errors(folder)
+    assert (code, path, l, c) == ("REF-UNDEF", "game.yaml", line, col)
+    assert message == ("score names 'pionts', which is neither a side variable nor a "
+                       "function of the rules")
+    [d] = load_errors(folder)
+    assert d.hint == "did you mean 'points'?"
+
+
+def test_a_score_function_takes_one_side(make_ruleset):
+    folder = race4(make_ruleset, more="def points(p, q) { return 1 }\n",
+                   game_edits={"score: laps": "score: points"})
+    line, col = locate((folder / "game.yaml").read_text(), "points")
+    assert errors(folder) == [("TYPE", "game.yaml", line, col,
+                               "score names function 'points', which takes 2 parameters: a "
+                               "score function takes one, the side")]
+
+
+def test_a_score_function_that_fails_is_a_located_runtime_error(make_ruleset):
+    folder = race4(make_ruleset, more="def points(p) {\n  return 10 / (p.laps - p.laps)\n}\n",
+                   game_edits={"score: laps": "score: points"})
+    # quietly played, the failure shows where the result is made
+    with pytest.raises(DiagnosticError) as e:
+        played(folder, logging=False)
+    [d] = e.value.diagnostics
+    line, _ = locate((folder / "race.rules").read_text(), "return 10")
+    assert (d.code, d.line) == ("RUNTIME", line)
+    # logged, each round's summary notes it for the designer and play goes on to the end
+    with pytest.raises(DiagnosticError):
+        played(folder)
+
+
+def test_a_score_function_is_used_and_documented(make_ruleset):
+    folder = race4(make_ruleset, more=POINTS, game_edits={"score: laps": "score: points"})
+    assert "is what points gives for them" in reference(folder)
+    findings, errors_found = lint_ruleset(folder)
+    assert not errors_found
+    assert not [f for f in findings if "points" in str(f)]  # (not an unused function)
+
+
+# ---------------------------------------------------------------- words in texts
+def test_lists_and_plurals_in_words(make_ruleset):
+    log = ('phase talk {\n  let n = round - 1\n'
+           '  log "{joined(players)}; {joined(reverse(players), "or")}; {joined([])}; '
+           '{joined([7])}; {n} {plural("die", n)}; {plural("city")}; {plural("box", -1)}"\n}\n')
+    game = played(race4(make_ruleset, rounds="    talk", more=log))
+    said = [t for t in texts(game) if ";" in t]
+    assert said == [f"red and blue; blue or red; nothing; 7; {n} {w}; cities; box"
+                    for n, w in [(0, "dice"), (1, "die"), (2, "dice"), (3, "dice")]]
+
+
+def test_a_hidden_card_in_a_joined_list_stays_hidden(make_ruleset):
+    cards = ("kind: components\ncomponent: card\nzone: deck\nitems:\n"
+             "  - {id: gold}\n  - {id: tin}\n")
+    rules = ('phase talk {\n  let t = joined(deck.items)\n'
+             '  log "the deck holds {t}"\n}\n')
+    folder = race4(make_ruleset, rounds="    talk", more=rules,
+                   game_edits={"zones:\n  game:\n": "zones:\n  game:\n"
+                               "    deck: {type: deck, visibility: hidden}\n"},
+                   files={"cards.yaml": cards})
+    game = played(folder)
+    designer = [t for t in texts(game) if t.startswith("the deck")]
+    assert designer[0] in ("the deck holds gold and tin", "the deck holds tin and gold")
+    red = [e["text"] for e in log_for(game, game.players[0]) if e["text"].startswith("the deck")]
+    assert red[0] == "the deck holds a card and a card"
+
+
+@pytest.mark.parametrize("bad,message", [
+    ('joined(players, 3)', "joined(xs, word): the word must be a text, not a number"),
+    ('plural(3)', "plural(word, n): the word must be a text, not a number"),
+])
+def test_words_refuse_what_is_not_a_text(make_ruleset, bad, message):
+    folder = race4(make_ruleset, rounds="    talk", more=f"phase talk {{ let t = {bad} }}\n")
+    with pytest.raises(DiagnosticError) as e:
+        played(folder, logging=False)
+    assert message in e.value.diagnostics[0].message
+
+
+def test_a_text_inside_braces_may_not_stay_open(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk",
+                   more='phase talk {\n  log "{plural("die, 2)}"\n}\n')
+    code, path, line, _, _ = errors(folder)[0]
+    assert (code, path, line) == ("SYNTAX", "race.rules",
+                                  locate((folder / "race.rules").read_text(), "plural(")[0])
