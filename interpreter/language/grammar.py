@@ -27,9 +27,11 @@ from ..support.resources import grammar_text
 class _Newlines:
     """Postlexer: newlines inside ( ) and [ ] are not statement ends, runs of
     newlines count once, and a newline before `elif` / `else` does not end the
-    `if`; nor does one that plainly continues the line before (see below). It
-    never buffers a token: the contextual lexer must see each token in
-    the parser state it belongs to."""
+    `if`; nor does one that plainly continues the line before (see below), nor
+    any inside the head of a `choose` or an `option` (from the word to the
+    `{` of its block, which holds no statement end). It never buffers a
+    token: the contextual lexer must see each token in the parser state it
+    belongs to."""
 
     always_accept = ("_NL",)
     text = ""
@@ -38,18 +40,23 @@ class _Newlines:
         depth = 0
         last_nl = True
         last = None
+        head = False  # inside a choose's or an option's head
         for tok in stream:
             if tok.type == "NAME" and tok.startswith("_"):
                 raise _ReservedName(tok)
             if tok.type == "_NL":
-                if depth or last_nl or last in _CONTINUES or \
+                if depth or head or last_nl or last in _CONTINUES or \
                         _CONTINUE_AHEAD.match(self.text, tok.end_pos):
                     continue
                 last_nl = True
             else:
                 last_nl = False
                 last = tok.type
-                if tok.type in ("LPAR", "LSQB"):
+                if tok.type in ("CHOOSE", "OPTION"):
+                    head = True
+                elif tok.type == "LBRACE":
+                    head = False
+                elif tok.type in ("LPAR", "LSQB"):
                     depth += 1
                 elif tok.type in ("RPAR", "RSQB"):
                     depth = max(depth - 1, 0)

@@ -272,16 +272,27 @@ class _Loader(Components, References):
         for s in doc.get("sides", []):
             rs.sides.append((s["id"], s.get("name", s["id"])))
             self.define(("side", s["id"]), f, s, "id")
-        p = doc.get("players", len(rs.seats))
+        # seats the rules play in every game: `players` counts the others
+        seats = {sid for sid, _ in rs.seats}
+        for i, sid in enumerate(doc.get("bots") or []):
+            if sid not in seats:
+                self.undef(f, *position(doc["bots"], i), "seat", sid, seats)
+            else:
+                rs.bots.add(sid)
+        free = len(rs.seats) - len(rs.bots)
+        if rs.bots and free < 1:
+            self.err(f, *position(doc, "bots"), "SCHEMA-VALUE",
+                     "the bots take every seat the game has: no player is left")
+        p = doc.get("players", max(free, 1))
         rs.min_players, rs.max_players = (p, p) if isinstance(p, int) else (p["min"], p["max"])
         rs.default_players = None if isinstance(p, int) else p.get("default")
         if "players" in doc:
             rs.where["players"] = (str(f), *position(doc, "players"))
-        if rs.max_players > len(rs.seats) or rs.min_players > rs.max_players or not (
-                rs.min_players <= (rs.default_players or rs.max_players) <= rs.max_players):
+        if free >= 1 and (rs.max_players > free or rs.min_players > rs.max_players or not (
+                rs.min_players <= (rs.default_players or rs.max_players) <= rs.max_players)):
             self.err(f, *position(doc, "players"), "SCHEMA-VALUE",
-                     f"players must be between 1 and the {len(rs.seats)} seats, "
-                     "min <= default <= max")
+                     f"players must be between 1 and the {free} seats"
+                     + (" besides the bots" if rs.bots else "") + ", min <= default <= max")
         for name, opt in (doc.get("options") or {}).items():
             rs.options[name] = _option(f, doc["options"], name, opt)
             if not opt.get("choices") and not opt.get("from"):

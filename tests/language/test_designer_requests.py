@@ -203,3 +203,102 @@ def test_a_text_inside_braces_may_not_stay_open(make_ruleset):
     code, path, line, _, _ = errors(folder)[0]
     assert (code, path, line) == ("SYNTAX", "race.rules",
                                   locate((folder / "race.rules").read_text(), "plural(")[0])
+
+
+# ---------------------------------------------------------------- line breaks in decisions
+LAID_OUT = """
+phase talk {
+  choose each p in players
+      as hop
+      "hop how far?"
+      from n in [1, 2]
+      where n > 0
+      label "hop:{n}" {
+    p.at = step("loop", p.at, n)
+  }
+  choose red as extra {
+    option "extra:{a}:{b}"
+        for a in [1, 2],
+            b in [0]
+        when a > b
+        prefer a {
+      red.at = step("loop", red.at, a)
+    }
+  }
+}
+"""
+
+
+ONE_LINE = """
+phase talk {
+  choose each p in players as hop "hop how far?" from n in [1, 2] where n > 0 label "hop:{n}" {
+    p.at = step("loop", p.at, n)
+  }
+  choose red as extra {
+    option "extra:{a}:{b}" for a in [1, 2], b in [0] when a > b prefer a {
+      red.at = step("loop", red.at, a)
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_a_decision_head_may_be_broken_anywhere_before_its_block(make_ruleset, tmp_path,
+                                                                  backend):
+    laid = played(race4(make_ruleset, rounds="    talk", more=LAID_OUT), backend)
+    flat = played(race4(make_ruleset, rounds="    talk", more=ONE_LINE,
+                        folder=tmp_path / "flat"), backend)
+    assert laid.history == flat.history
+    assert laid.history[:3] == [("red", "hop", "hop:1"), ("blue", "hop", "hop:1"),
+                                ("red", "extra", "extra:1:0")]
+
+
+def test_a_decision_head_without_its_block_is_still_located(make_ruleset):
+    rules = 'phase talk {\n  choose red as hop\n      from n in [1, 2] label "{n}"\n  log "x"\n}\n'
+    folder = race4(make_ruleset, rounds="    talk", more=rules)
+    code, path, line, _, message = errors(folder)[0]
+    assert (code, path) == ("SYNTAX", "race.rules")
+    assert line == locate((folder / "race.rules").read_text(), 'log "x"')[0]
+    assert "'{'" in message
+
+
+# ---------------------------------------------------------------- bots in the base game
+BOT_SEAT = {"  - {id: blue, name: Blue}\n": "  - {id: blue, name: Blue}\n"
+                                            "  - {id: robot, name: Robot}\nbots: [robot]\n"}
+HOPS = """
+phase talk {
+  for p in players {
+    choose p as hop from n in [1, 2, 3] label "hop:{n}" prefer -n {
+      p.at = step("loop", p.at, n)
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_a_bot_declared_in_game_yaml_plays_in_every_game(make_ruleset, backend):
+    folder = race4(make_ruleset, rounds="    talk", more=HOPS, game_edits=BOT_SEAT)
+    program = compiled(folder, backend=backend)
+    assert program.rs.bots == {"robot"}
+    assert (program.rs.min_players, program.rs.max_players) == (2, 2)  # besides the bot
+    game = Game(program, seed=1, agents=[*first_agents(), None], logging=True).run()
+    robot = next(p for p in game.players if p.id == "robot")
+    assert robot.bot and not any(p.bot for p in game.players if p is not robot)
+    # the bot takes its lowest rank (the longest hop) and is never recorded
+    assert all(who != "robot" for who, _, _ in game.history)
+    assert [t for t in texts(game) if t.startswith("robot (bot)")][0].startswith(
+        "robot (bot) chooses hop:3")
+
+
+def test_bots_in_game_yaml_are_checked(make_ruleset):
+    folder = race4(make_ruleset, more=HOPS, game_edits={
+        "  - {id: blue, name: Blue}\n": "  - {id: blue, name: Blue}\nbots: [robto]\n"})
+    [(code, path, line, _, message)] = errors(folder)
+    assert (code, path) == ("REF-UNDEF", "game.yaml")
+    assert line == locate((folder / "game.yaml").read_text(), "robto")[0]
+    folder = race4(make_ruleset, more=HOPS, folder=folder.parent / "all", game_edits={
+        "  - {id: blue, name: Blue}\n": "  - {id: blue, name: Blue}\nbots: [red, blue]\n"})
+    assert [(c, m) for c, _, _, _, m in errors(folder)] == [
+        ("SCHEMA-VALUE", "the bots take every seat the game has: no player is left")]
