@@ -68,6 +68,7 @@ class Compiler(Checker, Expressions, Statements, Decisions, Texts, FastPasses, E
         self.lines: list[str] = []
         self.spans: list = []
         self.tmp = 0
+        self.arounds: list[str] = []  # the `around` loops being compiled, innermost last
         self.known = False  # was the last count or side checked of the type wanted?
         self.funcs: dict[str, A.Func] = {}
         self.phases: dict[str, A.Phase] = {}

@@ -57,6 +57,7 @@ class CompilerState:
     lines: list[str]
     spans: list[Span]
     tmp: int
+    arounds: list[str]  # the `around` loops being compiled, innermost last
     known: bool  # was the last count or side checked of the type wanted?
     funcs: dict[str, A.Func]
     phases: dict[str, A.Phase]

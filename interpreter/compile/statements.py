@@ -6,7 +6,7 @@ import re
 from typing import TYPE_CHECKING, cast
 
 from ..language import ast as A
-from ..language.types import elem
+from ..language.types import elem, list_of
 from ..model.state import py_name
 from ..support.limits import MAX_NUMBER
 from .common import _ZONE_PATH, Var, _bindings, _pure, iter_code
@@ -160,6 +160,38 @@ class Statements(CompilerState):
         self.emit(ind, f"for _ in range({code}):", s.span)
         self.tick(ind + 1, s.span)
         self.body(s.body, scope, ind + 1, s.span)
+
+    def s_Around(self, s: A.Around, scope: Scope, ind: int) -> None:
+        """Turns round a list until fewer than two are left (or `until`):
+        the list's items in a builtins.Around, one turn a step."""
+        icode, it = self.expr(s.iter, scope)
+        self.check_iterable(s.iter, it, "go round")
+        r = self.fresh("around")
+        left = Var(f"{r}.items", list_of(elem(it)), assignable=False)
+        if s.left is not None:
+            scope.names[s.left] = left  # read in the loop, its `until` and after it
+        inner = scope.child()
+        inner.names[s.var] = Var(f"l_{s.var}", elem(it))
+        self.emit(ind, f"{r} = Around(list(B_each(G, {icode})))", s.span)
+        self.emit(ind, f"while {r}.items:", s.span)
+        self.tick(ind + 1, s.span)
+        if s.until is None:
+            self.emit(ind + 1, f"if len({r}.items) < 2: break", s.span)
+        else:
+            # (checked before each turn: the loop variable is not yet set)
+            c = self.cond(s.until, scope, "an 'around' loop's 'until' condition")
+            self.emit(ind + 1, f"if {c}: break", s.until.span)
+        self.emit(ind + 1, f"l_{s.var} = {r}.turn()", s.span)
+        self.arounds.append(r)
+        try:
+            self.body(s.body, inner, ind + 1, s.span)
+        finally:
+            self.arounds.pop()
+
+    def s_Drop(self, s: A.Drop, scope: Scope, ind: int) -> None:
+        code, _ = self.expr(s.value, scope)
+        if self.arounds:  # (outside one, the parser has refused it)
+            self.emit(ind, f"{self.arounds[-1]}.drop({code})", s.span)
 
     def s_Return(self, s: A.Return, scope: Scope, ind: int) -> None:
         if s.value is None:

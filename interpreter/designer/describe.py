@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 # ---- statements ---------------------------------------------------------------
-_COMPOUND = (A.If, A.For, A.While, A.Repeat, A.Turn)  # what says "...: ..." on one line
+_COMPOUND = (A.If, A.For, A.While, A.Repeat, A.Around, A.Turn)  # what says "...: ..." on one line
 
 
 def block(body: list[A.Node] | None, v: Vocab = _PLAIN) -> list[Line]:
@@ -152,6 +152,20 @@ def _while(s, v):
 def _repeat(s, v):
     n = expr(s.count, v)
     return _headed("Twice" if n == "2" else "Once" if n == "1" else f"{_cap(n)} times", s.body, v)
+
+
+def _around(s, v):
+    who = "the players" if isinstance(s.iter, A.Name) and s.iter.id == "players" else \
+        expr(s.iter, v)
+    kept = f" (those still in are {s.left})" if s.left else ""
+    end = f"until {expr(s.until, v)}" if s.until is not None else \
+        "until fewer than two are left"
+    return _headed(f"Going round {who} again and again, {s.var} taking each turn{kept}, "
+                   f"{end}", s.body, v)
+
+
+def _drop(s, v):
+    return Line(f"{_cap(expr(s.value, v))} drops out of the turns.")
 
 
 def _return(s, v):
@@ -413,7 +427,7 @@ def _module(m, v):
 
 
 STATEMENTS = {A.Let: _let, A.Assign: _assign, A.If: _if, A.For: _for, A.While: _while,
-              A.Repeat: _repeat, A.Return: _return, A.Break: _break, A.Continue: _continue,
+              A.Repeat: _repeat, A.Around: _around, A.Drop: _drop, A.Return: _return, A.Break: _break, A.Continue: _continue,
               A.Log: _log, A.Move: _move, A.Place: _place, A.Remove: _remove,
               A.Transfer: _transfer, A.Roll: _roll, A.Shuffle: _shuffle, A.Draw: _draw,
               A.Give: _give, A.Pay: _pay, A.Option: _option, A.SomeOption: _some,

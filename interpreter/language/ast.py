@@ -185,6 +185,23 @@ class Repeat(Node):
 
 
 @dataclass(eq=False, repr=False)
+class Around(Node):
+    """`around VAR in LIST [as LEFT] [until COND] { ... }`: turns round LIST,
+    again and again, until fewer than two are left (or COND holds)."""
+    var: str
+    iter: Node
+    left: str | None
+    until: Node | None
+    body: list
+
+
+@dataclass(eq=False, repr=False)
+class Drop(Node):
+    """`drop X`: X goes round no more (the innermost `around`)."""
+    value: Node
+
+
+@dataclass(eq=False, repr=False)
 class Return(Node):
     value: Node | None
 

@@ -188,6 +188,14 @@ class _Build(Transformer):
     def repeat_stmt(self, meta, items):
         return A.Repeat(items[0], items[1], span=self._span(meta))
 
+    def around_stmt(self, meta, items):
+        var, it, left, until, body = items
+        return A.Around(str(var), it, None if left is None else str(left), until, body,
+                        span=self._span(meta))
+
+    def drop_stmt(self, meta, items):
+        return A.Drop(items[0], span=self._span(meta))
+
     def return_stmt(self, meta, items):
         return A.Return(items[0], span=self._span(meta))
 

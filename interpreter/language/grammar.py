@@ -228,29 +228,36 @@ def _build(src: Source, tree):
         raise
 
 
-_LOOPS = (A.For, A.While, A.Repeat)
+_LOOPS = (A.For, A.While, A.Repeat, A.Around)
 _BODIES = (A.Func, A.Phase, A.On, A.Ability, A.Game)  # each compiles to its own function
 
 
-def _loose_jumps(node, in_loop: bool, out: list) -> list:
-    """'break' / 'continue' statements that are not inside a loop."""
+def _loose_jumps(node, in_loop: bool, out: list, around: bool = False) -> list:
+    """'break' / 'continue' statements that are not inside a loop, and
+    'drop' statements that are not inside an `around`."""
     if isinstance(node, (list, tuple)):
         for x in node:
-            _loose_jumps(x, in_loop, out)
+            _loose_jumps(x, in_loop, out, around)
         return out
     if not isinstance(node, A.Node):
         return out
     if isinstance(node, (A.Break, A.Continue)) and not in_loop:
         out.append(node)
+    if isinstance(node, A.Drop) and not around:
+        out.append(node)
     if isinstance(node, _LOOPS):
         in_loop = True
-    elif isinstance(node, (_BODIES, A.Window)):  # a window's `after` block is no loop of yours
+        if isinstance(node, A.Around):
+            around = True
+    elif isinstance(node, _BODIES):
+        in_loop = around = False
+    elif isinstance(node, A.Window):  # a window's `after` block is no loop of yours
         in_loop = False
     elif isinstance(node, A.Choose) and node.each:  # nor are the answers of `choose each`
         in_loop = False
     for name in getattr(node, "__dataclass_fields__", {}):
         if name != "span":
-            _loose_jumps(getattr(node, name), in_loop, out)
+            _loose_jumps(getattr(node, name), in_loop, out, around)
     return out
 
 
@@ -259,8 +266,12 @@ def _check_jumps(tree) -> None:
     if loose:
         raise DiagnosticError([Diagnostic(
             n.span.path, n.span.line, n.span.col, "SYNTAX",
+            "'drop' outside an 'around' loop", hint="drop takes one out of the turns of "
+            "the 'around' it stands in") if isinstance(n, A.Drop) else Diagnostic(
+            n.span.path, n.span.line, n.span.col, "SYNTAX",
             f"'{'break' if isinstance(n, A.Break) else 'continue'}' outside a loop",
-            hint="it may stand only inside 'for', 'while' or 'repeat'") for n in loose])
+            hint="it may stand only inside 'for', 'while', 'repeat' or 'around'")
+            for n in loose])
 
 
 def _braces(text: str):

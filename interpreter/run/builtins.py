@@ -746,6 +746,40 @@ def B_cash(G: GameState, side: Any) -> int:
     return total
 
 
+class Around:
+    """The turns of an `around` loop: who is still going round (`items`, a
+    new list at each drop: rule lists never change in place) and whose turn
+    it is. A turn moves on from the last one, or stays where it was when
+    that one dropped out (the next in line has taken its place)."""
+
+    __slots__ = ("items", "at", "stay")
+
+    def __init__(self, items: list):
+        self.items = items
+        self.at = -1  # the index of the turn being taken
+        self.stay = False  # the turn's taker dropped out: the next stands at `at`
+
+    def turn(self) -> Any:
+        if not self.stay:
+            self.at += 1
+        self.stay = False
+        self.at %= len(self.items)
+        return self.items[self.at]
+
+    def drop(self, x: Any) -> None:
+        items = self.items
+        k = next((i for i, y in enumerate(items) if y is x), None)
+        if k is None:
+            k = next((i for i, y in enumerate(items) if y == x), None)
+        if k is None:
+            raise RuleError(f"cannot drop {display(x)}: it is not going round")
+        self.items = items[:k] + items[k + 1:]
+        if k < self.at:
+            self.at -= 1
+        elif k == self.at:
+            self.stay = True
+
+
 def namespace() -> dict:
     """Every name generated code may use, besides the game object G and the
     names the compiler itself defines. Python's builtins are not among them."""
@@ -753,7 +787,8 @@ def namespace() -> dict:
     ns.update(lst=lst, it=it, show=show, ztop=ztop, items=items, fn=fn, num=num,
               spend=spend, len=len, sum=sum, list=list, range=range, str=str,
               any=any, all=all, next=next, set=set, min=min, max=max, paid=_paid,
-              paidl=_paid, paidz=_paid, Secret=Secret, PLAIN=PLAIN, Comp=Comp)
+              paidl=_paid, paidz=_paid, Secret=Secret, PLAIN=PLAIN, Comp=Comp,
+              Around=Around)
     ns["__builtins__"] = {}
     return ns
 

@@ -302,3 +302,106 @@ def test_bots_in_game_yaml_are_checked(make_ruleset):
         "  - {id: blue, name: Blue}\n": "  - {id: blue, name: Blue}\nbots: [red, blue]\n"})
     assert [(c, m) for c, _, _, _, m in errors(folder)] == [
         ("SCHEMA-VALUE", "the bots take every seat the game has: no player is left")]
+
+
+# ---------------------------------------------------------------- around ... drop
+def turns_of(game):
+    return [t for t in texts(game) if t.startswith("turn ")]
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_around_goes_round_until_one_is_left(make_ruleset, backend):
+    rules = """phase talk {
+  around p in players as still {
+    p.laps += 1
+    log "turn {p} {p.laps}"
+    if p.laps >= 3 { drop p }
+  }
+  log "left {joined(still)}"
+}
+"""
+    game = played(race4(make_ruleset, rounds="    talk", more=rules), backend)
+    round_one = texts(game)[texts(game).index("== round 1: talk ==") + 1:][:6]
+    assert round_one == ["turn red 1", "turn blue 1", "turn red 2", "turn blue 2",
+                         "turn red 3", "left blue"]
+
+
+def test_drop_takes_anyone_out_and_the_next_in_line_plays_on(make_ruleset):
+    # red drops blue (after red in the turns) and then itself: the turns go on
+    # with whoever is still in, in order
+    rules = """phase talk {
+  around p in [1, 2, 3, 4] as still until len(still) == 0 {
+    log "turn {p}"
+    if p == 1 { drop 3 }
+    if p == 2 and 1 in still { drop 1 }
+    elif p == 2 { drop 2 }
+    if p == 4 { drop 4 }
+  }
+}
+"""
+    game = played(race4(make_ruleset, rounds="    talk", more=rules))
+    # 1 drops 3; 2 drops 1; 4 drops itself, so 2, next in line, plays again
+    assert turns_of(game)[:5] == ["turn 1", "turn 2", "turn 4", "turn 2", "turn 1"]
+
+
+def test_around_until_and_break(make_ruleset, tmp_path):
+    rules = """phase talk {
+  let n = 0
+  around p in players until n >= 5 {
+    n += 1
+    log "turn {p} {n}"
+    if n == 4 { break }
+  }
+  around q in players as still until len(still) == 0 {
+    log "turn out {q}"
+    drop q
+  }
+}
+"""
+    game = played(race4(make_ruleset, rounds="    talk", more=rules))
+    assert turns_of(game)[:6] == ["turn red 1", "turn blue 2", "turn red 3", "turn blue 4",
+                                  "turn out red", "turn out blue"]
+
+
+def test_drop_belongs_inside_an_around(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk", more="phase talk {\n  drop red\n}\n")
+    line, col = locate((folder / "race.rules").read_text(), "drop red")
+    assert errors(folder) == [("SYNTAX", "race.rules", line, col,
+                               "'drop' outside an 'around' loop")]
+
+
+def test_dropping_what_is_not_going_round_is_a_located_error(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk",
+                   more="phase talk {\n  around p in [1, 2] {\n    drop 7\n  }\n}\n")
+    with pytest.raises(DiagnosticError) as e:
+        played(folder)
+    [d] = e.value.diagnostics
+    assert (d.code, d.line) == ("RUNTIME", locate((folder / "race.rules").read_text(),
+                                                  "drop 7")[0])
+    assert "cannot drop 7: it is not going round" in d.message
+
+
+def test_an_around_nobody_leaves_runs_out_of_steps(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk",
+                   more="phase talk {\n  around p in players {\n    p.laps += 0\n  }\n}\n")
+    with pytest.raises(DiagnosticError) as e:
+        played(folder, logging=False, steps=5_000)
+    assert "steps" in e.value.diagnostics[0].message
+
+
+def test_the_list_of_those_still_in_is_not_assigned(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk",
+                   more="phase talk {\n  around p in players as still {\n    still = []\n"
+                        "    drop p\n  }\n}\n")
+    [(code, path, line, _, _)] = errors(folder)
+    assert (code, path) == ("TYPE", "race.rules")
+    assert line == locate((folder / "race.rules").read_text(), "still = []")[0]
+
+
+def test_docs_describe_the_turns(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk",
+                   more="phase talk {\n  around p in players as still {\n    drop p\n  }\n}\n")
+    text = reference(folder)
+    assert ("Going round the players again and again, p taking each turn (those still in "
+            "are still), until fewer than two are left") in text
+    assert "P drops out of the turns." in text
