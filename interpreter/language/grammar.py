@@ -66,7 +66,7 @@ class _Newlines:
 # A line continues the previous one when that ended with an operator or comma,
 # or when this one starts with a word or brace that cannot begin a statement.
 _CONTINUE_AHEAD = re.compile(
-    r"(?:[ \t\r\n;]|#[^\n]*)*(?:(?:elif|else|when|where|and|or|label|priority|prefer|after)\b|"
+    r"(?:[ \t\r\n;]|#[^\n]*)*(?:(?:elif|else|when|where|and|or|label|priority|prefer|after|until)\b|"
     r"(?:min|max)\b(?!\s*\()|\{|=>)")
 _CONTINUES = {"COMMA", "AND", "OR", "ADDOP", "MULOP", "COMPOP", "EQUAL", "AUGOP", "NOT",
               "IN", "IF", "ELSE", "WHEN", "WHERE", "LABEL", "FOR", "FROM", "TO", "AT", "OF",
