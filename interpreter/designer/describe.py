@@ -271,6 +271,13 @@ def _some(o, v):
 def _choose(s, v):
     who = expr(s.player, v)
     prompt = f" ({expr(s.prompt, v)})" if s.prompt is not None else ""
+    one = s.options[0] if len(s.options) == 1 else None
+    if s.may and not s.each and s.prompt is None and isinstance(one, A.Option) and \
+            not one.fors and one.cond is None:  # `may p "LABEL" { ... }`
+        rank = f" (a bot does when it ranks it, by {expr(one.prefer, v)})" \
+            if one.prefer is not None else ""
+        return _headed(f"{_subject(s.player, v)} may {expr(one.label, v)}, or leave it"
+                       f"{rank}", one.body, v)
     if s.each:
         head = (f"Each {s.each} in {who} chooses in secret{prompt}; the answers are revealed "
                 f"together, then carried out in that order")

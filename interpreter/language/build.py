@@ -252,6 +252,13 @@ class _Build(Transformer):
         name, may, prompt, log = head
         return A.Choose(player, name, may, prompt, options, each, log, span=self._span(meta))
 
+    def may_stmt(self, meta, items):
+        _, player, name, label, prefer, body = items
+        span = self._span(meta)
+        return A.Choose(player, str(name) if name else None, True, None,
+                        [A.Option(self._interpolated(label), [], None, body, prefer, span=span)],
+                        span=span)
+
     def chooser_one(self, meta, items):
         return None, items[0]
 

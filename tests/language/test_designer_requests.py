@@ -405,3 +405,45 @@ def test_docs_describe_the_turns(make_ruleset):
     assert ("Going round the players again and again, p taking each turn (those still in "
             "are still), until fewer than two are left") in text
     assert "P drops out of the turns." in text
+
+
+# ---------------------------------------------------------------- may
+MAY = """phase talk {
+  for p in players {
+    may p as collect "collect {round}" prefer 1 {
+      p.laps += round
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_may_is_a_decision_of_the_label_and_pass(make_ruleset, backend):
+    folder = race4(make_ruleset, rounds="    talk", more=MAY)
+    program = compiled(folder, backend=backend)
+    # first agents take the first option, the label: everyone collects
+    game = Game(program, seed=1, agents=first_agents(), logging=True).run()
+    assert game.history[:2] == [("red", "collect", "collect 1"), ("blue", "collect", "collect 1")]
+    assert [p.u_laps for p in game.players] == [10, 10]
+    from interpreter.run.agents import ScriptedAgent
+    from interpreter.run.savegame import Step
+    script = [Step(pid, "pass", "collect") for _ in range(4) for pid in ("red", "blue")]
+    script[0] = Step("red", "collect 1", "collect")
+    game = Game(program, seed=1, agents=[ScriptedAgent(script)] * 2).run()
+    assert [p.u_laps for p in game.players] == [1, 0]
+
+
+def test_may_is_the_choose_it_stands_for(make_ruleset, tmp_path):
+    long = MAY.replace('may p as collect "collect {round}" prefer 1 {',
+                       'choose p as collect may {\n      option "collect {round}" prefer 1 {')
+    long = long.replace("      p.laps += round\n    }", "      p.laps += round\n    }\n    }")
+    short = played(race4(make_ruleset, rounds="    talk", more=MAY))
+    spelled = played(race4(make_ruleset, rounds="    talk", more=long, folder=tmp_path / "long"))
+    assert short.history == spelled.history and texts(short) == texts(spelled)
+
+
+def test_docs_read_may_as_a_player_may(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk", more=MAY)
+    assert ("p may “collect {the round number}”, or leave it (a bot does when it ranks it, "
+            "by 1)") in reference(folder)
