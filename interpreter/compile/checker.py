@@ -87,6 +87,11 @@ class Checker(TypeCheck):
                                      "no 'game { ... }' block in any .rules file",
                                      hint="the game block lists setup, rounds and finish"))
 
+    def check_cycle(self, node: A.Node, t: str) -> None:
+        if t not in ("any", "list:any", "list:zone"):
+            self.err(node, "TYPE", f"cycle passes round a list of zones, not {_tname(t)}",
+                     hint="cycle [p.hand for p in players]")
+
     def check_score_function(self) -> str | None:
         """`score: NAME` in game.yaml naming no side variable names a function
         of one side that only reads the game: its compiled name, or None."""

@@ -255,8 +255,8 @@ _DRAWING_BUILTINS = frozenset({"random", "shuffled"})
 
 
 # statements that change the game (a `summary` may not hold them)
-_EFFECTS = (A.Move, A.Place, A.Remove, A.Transfer, A.Roll, A.Shuffle, A.Draw, A.Give, A.Pay,
-            A.Choose, A.Trigger, A.Reveal, A.Window, A.Turn, A.Win, A.EndGame, A.Return)
+_EFFECTS = (A.Move, A.Place, A.Remove, A.Transfer, A.Roll, A.Shuffle, A.Cycle, A.Draw, A.Give,
+            A.Pay, A.Choose, A.Trigger, A.Reveal, A.Window, A.Turn, A.Win, A.EndGame, A.Return)
 
 
 def _walk(node):

@@ -379,6 +379,12 @@ class Statements(CompilerState):
         self.expect(s.zone, t, "zone", "what is shuffled")
         self.emit(ind, f"G.shuffle({code})", s.span)
 
+    def s_Cycle(self, s: A.Cycle, scope: Scope, ind: int) -> None:
+        code, t = self.expr(s.zones, scope)
+        self.check_cycle(s.zones, t)
+        say = self.log_clause(s.log, scope, "list:comp")
+        self.emit(ind, f"G.cycle({code}{', ' + say if say else ''})", s.span)
+
     def s_Draw(self, s: A.Draw, scope: Scope, ind: int) -> None:
         n = self.count(s.count, scope)
         a, at = self.expr(s.src, scope)

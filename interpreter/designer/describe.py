@@ -222,6 +222,11 @@ def _shuffle(s, v):
     return Line(f"Shuffle {expr(s.zone, v)}.")
 
 
+def _cycle(s, v):
+    return Line(f"Each zone of {expr(s.zones, v)} passes what it holds, all at once, to the "
+                "next one of the list (the last to the first).")
+
+
 def _draw(s, v):
     n = expr(s.count, v)
     what = ("one item" if n == "1" else f"{n} items" if isinstance(s.count, A.Num)
@@ -436,7 +441,7 @@ def _module(m, v):
 STATEMENTS = {A.Let: _let, A.Assign: _assign, A.If: _if, A.For: _for, A.While: _while,
               A.Repeat: _repeat, A.Around: _around, A.Drop: _drop, A.Return: _return, A.Break: _break, A.Continue: _continue,
               A.Log: _log, A.Move: _move, A.Place: _place, A.Remove: _remove,
-              A.Transfer: _transfer, A.Roll: _roll, A.Shuffle: _shuffle, A.Draw: _draw,
+              A.Transfer: _transfer, A.Roll: _roll, A.Shuffle: _shuffle, A.Cycle: _cycle, A.Draw: _draw,
               A.Give: _give, A.Pay: _pay, A.Option: _option, A.SomeOption: _some,
               A.Choose: _choose, A.Trigger: _trigger, A.Reveal: _reveal, A.Window: _window,
               A.Turn: _turn, A.Win: _win, A.EndGame: _endgame, A.ExprStmt: _exprstmt,

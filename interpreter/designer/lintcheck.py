@@ -203,6 +203,8 @@ class Usage:
             self.taken.append((n, self.zone_keys(n.what), "rolls"))
         elif isinstance(n, A.Shuffle):
             self.taken.append((n, self.zone_keys(n.zone), "shuffles"))
+        elif isinstance(n, A.Cycle):  # every zone of the list both gives and takes
+            self.filled |= self.zone_keys(n.zones)
 
 
 def _literal(s) -> str | None:

@@ -196,6 +196,13 @@ class Around(Node):
 
 
 @dataclass(eq=False, repr=False)
+class Cycle(Node):
+    """`cycle ZONES`: each zone's components to the next zone of the list."""
+    zones: Node
+    log: Node | None = None
+
+
+@dataclass(eq=False, repr=False)
 class Drop(Node):
     """`drop X`: X goes round no more (the innermost `around`)."""
     value: Node

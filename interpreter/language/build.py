@@ -193,6 +193,9 @@ class _Build(Transformer):
         return A.Around(str(var), it, None if left is None else str(left), until, body,
                         span=self._span(meta))
 
+    def cycle_stmt(self, meta, items):
+        return A.Cycle(items[0], items[1], span=self._span(meta))
+
     def drop_stmt(self, meta, items):
         return A.Drop(items[0], span=self._span(meta))
 

@@ -51,6 +51,20 @@ class Effects(GameState):
         if moved and say is not False:
             self._log_moves(moved, dest, top, say, items if type(what) is Zone else what)
 
+    def cycle(self, zones: Any, say: Say | None = None) -> None:
+        """`cycle ZONES`: every zone's components pass, all at once and in
+        their order, to the next zone of the list, the last zone's to the
+        first (hands passed to the left; `reverse(...)` passes them right).
+        Each zone's pass is a move, seen and logged as any move."""
+        if type(zones) is not list or any(type(z) is not Zone for z in zones):
+            raise RuleError(f"cycle passes round a list of zones, not {display(zones)}")
+        if len({id(z) for z in zones}) != len(zones):
+            raise RuleError("cycle: a zone stands twice in the list")
+        held = [z.items[:] for z in zones]  # what each holds now: nothing moves twice
+        for i, items in enumerate(held):
+            if items:  # at the bottom: the next zone's own leave it before the end
+                self.move(items, zones[(i + 1) % len(zones)], False, say)
+
     def place(self, piece: str, owner: Side | None, loc: Any, n: int | None,
               say: Say | None = None) -> int:
         if owner is None:

@@ -447,3 +447,74 @@ def test_docs_read_may_as_a_player_may(make_ruleset):
     folder = race4(make_ruleset, rounds="    talk", more=MAY)
     assert ("p may “collect {the round number}”, or leave it (a bot does when it ranks it, "
             "by 1)") in reference(folder)
+
+
+# ---------------------------------------------------------------- cycle
+HANDS = {"zones:\n  game:\n": "zones:\n  side:\n    hand: {visibility: owner}\n  game:\n"
+                              "    deck: {type: deck}\n"}
+CARDS = "kind: components\ncomponent: card\nzone: deck\nitems:\n" + \
+    "".join(f"  - {{id: c{i}}}\n" for i in range(6))
+DEAL = """phase talk {
+  if round == 1 {
+    for p in players { draw 3 from deck to p.hand }
+  }
+  let hands = [p.hand for p in players]
+  cycle hands if round % 2 == 1 else reverse(hands)
+  log "held {[c.id for c in red.hand]} {[c.id for c in blue.hand]}"
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_cycle_passes_every_hand_at_once_in_order(make_ruleset, backend):
+    folder = race4(make_ruleset, rounds="    talk", more=DEAL,
+                   game_edits=HANDS, files={"cards.yaml": CARDS})
+    game = played(folder, backend)
+    held = [t for t in texts(game) if t.startswith("held")]
+    # red was dealt c0-c2, blue c3-c5; each round the two hands swap whole, in order
+    assert held == ["held c3, c4 and c5 c0, c1 and c2", "held c0, c1 and c2 c3, c4 and c5"] * 2
+    # blue sees what arrives in its hand; an onlooker reads a count, never the cards
+    blue = [e["text"] for e in log_for(game, game.players[1]) if "red's hand to" in e["text"]]
+    assert blue[0] == "c0, c1 and c2 go from red's hand to blue's hand"
+    public = [e["text"] for e in log_for(game, None) if "red's hand to" in e["text"]]
+    assert public and all(t.startswith("3 cards") and "c0" not in t for t in public)
+
+
+def test_cycle_round_three_hands(make_ruleset):
+    rules = """phase talk {
+  let piles = [deck, red.hand, blue.hand]
+  if round == 1 {
+    move [component("c1"), component("c2")] to red.hand
+  }
+  cycle piles
+  log "deck {len(piles[0].items)} red {[c.id for c in red.hand]} blue {[c.id for c in blue.hand]}"
+}
+"""
+    folder = race4(make_ruleset, rounds="    talk", more=rules, game_edits=HANDS,
+                   files={"cards.yaml": CARDS})
+    said = [t for t in texts(played(folder)) if t.startswith("deck ")]
+    # (the move to red's hand put c1 and c2 on top one by one: c2 first)
+    assert said[:3] == ["deck 0 red c0, c3, c4 and c5 blue c2 and c1",
+                        "deck 2 red none blue c0, c3, c4 and c5",
+                        "deck 4 red c2 and c1 blue none"]
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("cycle [red.hand, red.hand]", "cycle: a zone stands twice in the list"),
+    ("cycle [red.hand, 3]", "cycle passes round a list of zones"),
+])
+def test_cycle_refuses_what_is_not_a_list_of_distinct_zones(make_ruleset, bad, message):
+    folder = race4(make_ruleset, rounds="    talk", more=f"phase talk {{\n  {bad}\n}}\n",
+                   game_edits=HANDS, files={"cards.yaml": CARDS})
+    with pytest.raises(DiagnosticError) as e:
+        played(folder)
+    [d] = e.value.diagnostics
+    assert message in d.message
+    assert d.line == locate((folder / "race.rules").read_text(), "cycle [")[0]
+
+
+def test_cycle_of_a_number_is_a_type_error(make_ruleset):
+    folder = race4(make_ruleset, rounds="    talk", more="phase talk {\n  cycle 3\n}\n")
+    line, col = locate((folder / "race.rules").read_text(), "3\n}")
+    assert errors(folder) == [("TYPE", "race.rules", line, col,
+                               "cycle passes round a list of zones, not a number")]
