@@ -21,6 +21,7 @@ from ..run.engine import Game, Rig, StopGame, active_seats, load_program, with_p
 from ..language.parser import Source, parse_expr, parse_stmts
 from ..run.savegame import variant_problem
 from ..model.state import display
+from ..model.views import log_for
 from ..support.confine import ruleset_reach
 from ..support.limits import MAX_PATH_CHARS
 from ..load.yamlio import (is_dir, load_yaml, path_too_long, position, read_text, schema_diagnostics,
@@ -107,6 +108,14 @@ class ScenarioResult:
     game: Game | None = None
 
 
+# an expectation's kinds: one of these keys each
+KINDS = ("that", "offered", "not_offered", "chosen", "asked", "logged", "not_logged")
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
+
+
 class _Scenario:
     def __init__(self, path: Path):
         self.path = path
@@ -115,8 +124,11 @@ class _Scenario:
         self.extra: list = []
         self.checks: list[Check] = []
         self.probes: list[Probe] = []
-        self.logged: list = []  # (text a log line must contain, line, col)
+        # (text, line, col, reader, wanted): a line that must (wanted) or must not
+        # contain the text, in the log as `reader` reads it (None: the designer's)
+        self.logged: list = []
         self.steps: list[Step] = []
+        self.asked_log: list[tuple[int, str, str]] = []  # (round, player, decision) put
         self.doc: Any = None  # the file's mapping, once loaded
 
     def err(self, line, col, code, msg, hint=""):
@@ -183,20 +195,24 @@ class _Scenario:
             except DiagnosticError as e:
                 self.diags.extend(e.diagnostics)
         for i, exp in enumerate(doc.get("expect") or []):
-            kinds = [k for k in ("that", "offered", "not_offered", "chosen", "logged")
-                     if k in exp]
+            kinds = [k for k in KINDS if k in exp]
             if len(kinds) != 1:
                 self.err(*position(doc["expect"], i), "SCHEMA-MISSING" if not kinds else
-                         "SCHEMA-VALUE", "an expectation has exactly one of that, offered, "
-                         "not_offered, chosen, logged" + (f" (this one: {', '.join(kinds)})"
-                                                          if kinds else ""))
+                         "SCHEMA-VALUE", "an expectation has exactly one of "
+                         + ", ".join(KINDS) + (f" (this one: {', '.join(kinds)})"
+                                               if kinds else ""))
                 continue
-            if kinds[0] == "logged":
-                texts = exp["logged"] if isinstance(exp["logged"], list) else [exp["logged"]]
+            if "reader" in exp and kinds[0] not in ("logged", "not_logged"):
+                self.err(*position(exp, "reader"), "SCHEMA-VALUE",
+                         "'reader' goes with logged or not_logged: whose log to read")
+            if kinds[0] in ("logged", "not_logged"):
+                kind = kinds[0]
+                texts = exp[kind] if isinstance(exp[kind], list) else [exp[kind]]
+                reader = exp.get("reader")
                 for j, text in enumerate(texts):
-                    node = exp["logged"] if isinstance(exp["logged"], list) else exp
-                    line, col = position(node, j if node is not exp else "logged")
-                    self.logged.append((str(text), line, col))
+                    node = exp[kind] if isinstance(exp[kind], list) else exp
+                    line, col = position(node, j if node is not exp else kind)
+                    self.logged.append((str(text), line, col, reader, kind == "logged"))
                 continue
             if kinds[0] != "that":
                 self.probe(exp, kinds[0])
@@ -246,6 +262,12 @@ class _Scenario:
 
     def probe(self, exp, kind):
         spec = exp[kind]
+        if kind == "asked":  # `asked: {decision, player, round, times}`
+            line, col = position(exp, kind)
+            self.probes.append(Probe(kind, spec.get("player"), spec["decision"], [], False,
+                                     spec.get("times"), spec.get("round", exp.get("round")),
+                                     line, col))
+            return
         line, col = position(exp, kind)
         labels = spec.get("labels", [spec["label"]] if "label" in spec else [])
         self.probes.append(Probe(kind, spec.get("player"), spec["decision"],
@@ -368,14 +390,33 @@ class _Scenario:
             for chk in self.checks:
                 if chk.point.when == "end":
                     self.check(game, ns, chk, res)
-            lines = [e["text"] for e in game.log]
-            for text, line, col in self.logged:
+            for text, line, col, reader, wanted in self.logged:
                 res.checks += 1
-                if not any(text in x for x in lines):
+                lines = self.log_lines(game, reader)
+                whose = "" if reader is None else \
+                    " of the log an onlooker reads" if reader == "public" else \
+                    f" of the log {reader} reads"
+                found = [x for x in lines if text in x]
+                if wanted and not found:
                     near = difflib.get_close_matches(text, lines, n=1, cutoff=0.5)
-                    self.err(line, col, "EXPECT-FAIL", f"no log line contains {text!r}",
+                    self.err(line, col, "EXPECT-FAIL", f"no line{whose} contains {text!r}",
                              hint=f"closest: {near[0]!r}" if near else "")
+                elif not wanted and found:
+                    self.err(line, col, "EXPECT-FAIL", f"a line{whose} contains {text!r}: "
+                             f"{found[0]!r}")
             for pr in self.probes:
+                if pr.kind == "asked":
+                    res.checks += 1
+                    asked = self.times_asked(pr)
+                    where = "" if pr.round is None else f" in round {pr.round}"
+                    if pr.count is None and asked == 0:
+                        self.err(pr.line, pr.col, "EXPECT-FAIL",
+                                 f"{self.asking(pr, False)} was never asked{where}")
+                    elif pr.count is not None and asked != pr.count:
+                        self.err(pr.line, pr.col, "EXPECT-FAIL",
+                                 f"{self.asking(pr, False)} was asked {_times(asked)}{where}"
+                                 f"; expected {_times(pr.count)}")
+                    continue
                 if not pr.seen and not pr.failed and pr.kind != "not_offered":
                     res.checks += 1
                     self.err(pr.line, pr.col, "EXPECT-FAIL", f"{self.asking(pr)} was never "
@@ -415,20 +456,37 @@ class _Scenario:
                d.message.startswith("no variant") else d for d in diags]
         return program, out
 
-    def asking(self, pr) -> str:
+    def asking(self, pr, nth_too: bool = True) -> str:
         who = pr.player or "anyone"
-        nth = f" (time #{pr.count})" if pr.count else ""
+        nth = f" (time #{pr.count})" if pr.count and nth_too else ""
         return f"{who}'s decision {pr.decision!r}{nth}"
+
+    def log_lines(self, game: Game, reader: str | None) -> list[str]:
+        """The log's lines as `reader` reads them: a seat, `public` (an
+        onlooker) or None (the designer's complete record)."""
+        if reader is None:
+            return [e["text"] for e in game.log]
+        side = None if reader == "public" else \
+            next((p for p in game.players if p.id == reader), None)
+        return [e["text"] for e in log_for(game, side)]
+
+    def times_asked(self, pr: Probe) -> int:
+        """How often the decision of an `asked` expectation was put (in its round)."""
+        return sum(1 for r, who, decision in self.asked_log
+                   if decision == pr.decision and pr.player in (None, who)
+                   and pr.round in (None, r))
 
     def asked(self, g, counts, player, decision, labels, label, offer, res):
         """A decision was put to a player: check `offered`, `not_offered`,
         `chosen` (a "choose some" selection's parts in any order, as scripts)."""
+        self.asked_log.append((g.round, player, decision))
         seen = {}
         for who in (player, None):
             key = ("asked", who, decision)
             seen[who] = counts[key] = counts.get(key, 0) + 1
         for pr in self.probes:
-            if pr.failed or pr.decision != decision or pr.player not in (None, player):
+            if pr.kind == "asked" or pr.failed or pr.decision != decision or \
+                    pr.player not in (None, player):
                 continue
             if (pr.count is not None and pr.count != seen[pr.player]) or \
                     (pr.round is not None and pr.round != g.round):
@@ -493,6 +551,11 @@ class _Scenario:
                 self.undef(line, col, "decision", pt.decision, decisions)
             if pt.player is not None and pt.player not in seats:
                 self.undef(line, col, "player", pt.player, seats)
+        readers = seats | {"public"}
+        for i, exp in enumerate(doc.get("expect") or []):
+            reader = exp.get("reader")
+            if reader is not None and reader not in readers:
+                self.undef(*position(exp, "reader"), "reader", str(reader), readers)
         start = doc.get("start")
         if start and start["phase"] not in phases:
             self.err(*position(start, "phase"), "REF-UNDEF", f"no phase {start['phase']!r}",

@@ -518,3 +518,74 @@ def test_cycle_of_a_number_is_a_type_error(make_ruleset):
     line, col = locate((folder / "race.rules").read_text(), "3\n}")
     assert errors(folder) == [("TYPE", "race.rules", line, col,
                                "cycle passes round a list of zones, not a number")]
+
+
+# ---------------------------------------------------------------- scenario checks per seat
+def scenario(hands, body: str):
+    from interpreter.designer.scenario import run_scenario_file
+    path = hands / "scenarios" / "check.scenario.yaml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("scenario: per-seat checks\nruleset: ..\nseed: 1\nthen: first\n" + body)
+    res = run_scenario_file(path)
+    return [(d.code, d.line, d.message) for d in res.diagnostics], path
+
+
+def test_logged_and_not_logged_as_a_seat_reads_the_log(hands):
+    from interpreter.run.engine import load_program
+    game = Game(load_program(hands)[0], seed=1, agents=first_agents(), logging=True).run()
+    kept = next(t for t in texts(game) if t.startswith("north keeps "))  # the designer's line
+    card = kept.split()[2]
+    body = f"""expect:
+  - logged: "{kept}"
+  - logged: "north keeps a card in hand"
+    reader: south
+  - logged: "north keeps a card in hand"
+    reader: public
+  - not_logged: "north keeps {card}"
+    reader: south
+  - logged: "{kept}"
+    reader: north
+"""
+    assert scenario(hands, body)[0] == []
+    # each can fail: the secret as south reads it, the designer's line refused
+    failing = f"""expect:
+  - logged: "{kept}"
+    reader: south
+  - not_logged: "{kept}"
+"""
+    diags, path = scenario(hands, failing)
+    lines = path.read_text().splitlines()
+    assert [(c, m) for c, _, m in diags] == [
+        ("EXPECT-FAIL", f"no line of the log south reads contains {kept!r}"),
+        ("EXPECT-FAIL", f"a line contains {kept!r}: {kept!r}")]
+    assert [ln for _, ln, _ in diags] == [i + 1 for i, t in enumerate(lines) if kept in t]
+
+
+def test_a_reader_is_a_seat_or_public(hands):
+    diags, _ = scenario(hands, 'expect:\n  - logged: "x"\n    reader: nroth\n')
+    assert [(c, ln) for c, ln, _ in diags] == [("REF-UNDEF", 7)]
+    assert "nroth" in diags[0][2]
+    diags, _ = scenario(hands, 'expect:\n  - that: ["round == 2"]\n    reader: north\n')
+    assert [(c, m) for c, _, m in diags] == [
+        ("SCHEMA-VALUE", "'reader' goes with logged or not_logged: whose log to read")]
+
+
+def test_asked_says_how_often_a_decision_was_put(hands):
+    ok = """expect:
+  - asked: {decision: pass, player: north, times: 2}
+  - asked: {decision: show, round: 1}
+  - asked: {decision: show, player: south, round: 2, times: 1}
+"""
+    assert scenario(hands, ok)[0] == []
+    bad = """expect:
+  - asked: {decision: pass, player: north, times: 3}
+  - asked: {decision: pass, round: 3}
+  - asked: {decision: show, player: south, times: 0}
+"""
+    diags, _ = scenario(hands, bad)
+    assert [(c, ln, m) for c, ln, m in diags] == [
+        ("EXPECT-FAIL", 6, "north's decision 'pass' was asked 2 times; expected 3 times"),
+        ("EXPECT-FAIL", 7, "anyone's decision 'pass' was never asked in round 3"),
+        ("EXPECT-FAIL", 8, "south's decision 'show' was asked 2 times; expected 0 times")]
+    diags, _ = scenario(hands, "expect:\n  - asked: {decision: passs}\n")
+    assert [c for c, _, _ in diags] == ["REF-UNDEF"]
