@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -101,12 +102,29 @@ class Components(LoaderState):
                      "components")
             self.broken.add("components")
             return []
+        names = doc.get("names") or {}
+        for key in names:
+            if key not in keys:
+                self.err(f, *position(names, key, at_key=True), "REF-UNDEF",
+                         f"names gives words for {key!r}, which is not a product key "
+                         f"({', '.join(keys)})")
+                return []
+        words = {key: {str(v): str(w) for v, w in (table or {}).items()}
+                 for key, table in names.items()}
         for key, text in each.items():
-            bad = [m for m in _PLACES.findall(text) if m not in keys] if isinstance(text, str) else []
+            found = _PLACES.findall(text) if isinstance(text, str) else []
+            bad = [k for k, _ in found if k not in keys]
             if bad:
                 self.err(f, *position(each, key), "REF-UNDEF",
                          f"each.{key} names {{{bad[0]}}}, which is not a product key "
                          f"({', '.join(keys)})")
+                return []
+            unnamed = [k for k, named in found if named and k not in words]
+            if unnamed:
+                self.err(f, *position(each, key), "REF-UNDEF",
+                         f"each.{key} reads {{{unnamed[0]}.name}}, but `names` gives no "
+                         f"words for {unnamed[0]!r}",
+                         hint=f"add names: {{{unnamed[0]}: {{VALUE: WORD, ...}}}}")
                 return []
         line, col = position(doc, "each", at_key=True)
         out = []
@@ -114,7 +132,7 @@ class Components(LoaderState):
             values = dict(zip(keys, combo))
             item = CommentedMap(values)
             for key, v in each.items():
-                item[key] = _PLACES.sub(lambda m: str(values[m.group(1)]), v) \
+                item[key] = _PLACES.sub(lambda m: _word(words, m, values), v) \
                     if isinstance(v, str) and key != "rules" else v
             item.lc.line, item.lc.col = line - 1, col - 1
             if not _ID.match(item["id"]):
@@ -214,3 +232,10 @@ class Components(LoaderState):
                     self.err(f, *position(item), "SCHEMA-MISSING",
                              f"{what} {item.get('id')!r} is missing attribute {name!r}")
         return values
+
+
+def _word(words: dict, m: re.Match, values: dict) -> str:
+    """`{key}`: the item's value of a product key; `{key.name}`: its word
+    from `names`, or the value itself where `names` gives none."""
+    value = str(values[m.group(1)])
+    return words[m.group(1)].get(value, value) if m.group(2) else value

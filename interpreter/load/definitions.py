@@ -8,7 +8,8 @@ from pathlib import Path
 
 from ..language import ast as A
 
-_PLACES = re.compile(r"\{([a-z][a-z0-9_]*)\}")  # {key} in a product's `each` texts
+# {key} or {key.name} (the value's word, from `names`) in a product's `each` texts
+_PLACES = re.compile(r"\{([a-z][a-z0-9_]*)(\.name)?\}")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")  # a component id (components.schema.json)
 
 RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side

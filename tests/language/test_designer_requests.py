@@ -589,3 +589,46 @@ def test_asked_says_how_often_a_decision_was_put(hands):
         ("EXPECT-FAIL", 8, "south's decision 'show' was asked 2 times; expected 0 times")]
     diags, _ = scenario(hands, "expect:\n  - asked: {decision: passs}\n")
     assert [c for c, _, _ in diags] == ["REF-UNDEF"]
+
+
+# ---------------------------------------------------------------- words for product values
+PRODUCT = """kind: components
+component: card
+attributes:
+  suit: {enum: [acorns, bells]}
+  rank: {type: int}
+  name: {type: str}
+zone: deck
+product:
+  suit: [acorns, bells]
+  rank: [1, 2, 13]
+names:
+  rank: {1: ace, 13: king}
+each:
+  id: "{suit}-{rank}"
+  name: "{rank.name} of {suit}"
+  text: "Worth {rank}."
+"""
+
+
+def test_names_give_product_values_their_words(make_ruleset):
+    folder = race4(make_ruleset, files={"cards.yaml": PRODUCT}, game_edits=HANDS)
+    rs = compiled(folder).rs
+    named = {c.id: (c.values.get("name"), c.values.get("rank")) for c in rs.components}
+    assert named["acorns-1"] == ("ace of acorns", 1)
+    assert named["bells-2"] == ("2 of bells", 2)
+    assert named["bells-13"] == ("king of bells", 13)
+
+
+@pytest.mark.parametrize("edit,message", [
+    (("names:\n  rank:", "names:\n  rnak:"),
+     "names gives words for 'rnak', which is not a product key (suit, rank)"),
+    (('name: "{rank.name} of {suit}"', 'name: "{rank.name} of {suit.name}"'),
+     "each.name reads {suit.name}, but `names` gives no words for 'suit'"),
+])
+def test_names_are_checked(make_ruleset, edit, message):
+    folder = race4(make_ruleset, files={"cards.yaml": PRODUCT.replace(*edit)}, game_edits=HANDS)
+    [(code, path, line, _, got)] = errors(folder)
+    assert (code, path, got) == ("REF-UNDEF", "cards.yaml", message)
+    text = (folder / "cards.yaml").read_text()
+    assert line == locate(text, "rnak" if "rnak" in text else "name: \"{rank")[0]
