@@ -12,6 +12,7 @@ terminal the next seat presses Enter, before each seat sees its view.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable, TextIO
 
 from rich.console import Console
@@ -131,19 +132,20 @@ class HumanAgent:
 
     def pick_some(self, d: SomeDecision) -> list[int] | None:
         """A "choose some" decision: the person names a selection, a count per
-        group (`runner x2 + boss`), or `pass`."""
+        group (`runner x2 + boss`), the groups' numbers (`1 3`, `2 2`: a
+        number twice takes two of that group), or `pass`."""
         self._show(d)
         some = d.some
         self.out(f"  choose {some.low} to {some.high} of:" if some.high != some.low
                  else f"  choose {some.low} of:")
         names = (d.view() or {}).get("names") or {}
-        for label, n in some.groups:
+        for i, (label, n) in enumerate(some.groups, 1):
             words = readable(label, names)
-            self.out(f"    {escape(label)}" + (f" (up to {n})" if n > 1 else "")
+            self.out(f"    {i}. {escape(label)}" + (f" (up to {n})" if n > 1 else "")
                      + (f"  [dim]{escape(words)}[/dim]" if words != label else ""))
         examples = [e for e in _examples(some, 4) if e != "pass"][:3]
         self.out("  answer like: " + ", ".join(escape(e) for e in examples)
-                 + (", or pass" if some.may else ""))
+                 + ", or by numbers (1 3)" + (", or pass" if some.may else ""))
         while True:
             text = self._command(d)
             if text is None:
@@ -151,6 +153,8 @@ class HumanAgent:
             if text == "pass" and some.may:
                 return None
             try:
+                if _NUMBERS.fullmatch(text):  # the groups by their numbers, as listed
+                    return some.parse(some.label(_by_numbers(text, len(some.groups))))
                 return some.parse(text)
             except RuleError as e:
                 self.out(f"  [red]not a selection here: {escape(str(e))}[/red] (? for help)")
@@ -259,6 +263,21 @@ class HumanAgent:
             self.out(f"  [red]no option {escape(text)}[/red] (a number 1 to {len(labels)}, "
                      "a label, or ? for help)")
         return None
+
+
+_NUMBERS = re.compile(r"\d+(?:[\s,]+\d+)*")
+
+
+def _by_numbers(text: str, groups: int) -> list[int]:
+    """Counts per group from the groups' numbers (1-based; a number given
+    twice counts twice)."""
+    counts = [0] * groups
+    for n in re.findall(r"\d+", text):
+        k = int(n)
+        if not 1 <= k <= groups:
+            raise RuleError(f"no group {k}: 1 to {groups}")
+        counts[k - 1] += 1
+    return counts
 
 
 def _words(name: str) -> str:

@@ -10,6 +10,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from helpers import (
     cli_clean,
     compiled,
@@ -397,3 +398,17 @@ def test_the_helpers_generated_code_uses_are_out_of_a_rules_reach(tmp_path):
     # a secret text is a text: Python's attributes of it are no fields
     folder = make(tmp_path / "t", 'let t = "{players}"\nlog "{t.__class__}"')
     assert "may not begin with '_'" in one(diagnostics(folder), "SYNTAX")["message"]
+
+
+def test_a_text_of_endless_open_braces_is_read_in_one_pass():
+    """A text's `{...}` may hold texts of its own; the lexer reads that with
+    possessive loops, so a hostile text of unclosed braces (each a place a
+    backtracking reader would try twice) is one syntax error, at once."""
+    from interpreter.language.grammar import TEXT, parse_module
+    from interpreter.language.parser import Source
+
+    for hostile in ('"' + "{a" * 50_000, '"' + '{"' * 50_000, '"' + "{{{" * 30_000 + "{"):
+        assert TEXT.match(hostile) is None or TEXT.match(hostile).end() < len(hostile)
+        with pytest.raises(DiagnosticError) as e:
+            parse_module(Source("hostile.rules", "phase p {\n  log " + hostile + "\n}\n"))
+        assert e.value.diagnostics[0].code == "SYNTAX"

@@ -144,3 +144,13 @@ def test_the_screen_holds_every_line_the_seat_may_read_in_order(tmp_path, rulese
             at += 1
     assert at == len(expected), f"missing from the screen: {expected[at]!r}"
     assert expected[-1].startswith("game over:") and "(winner)" in r.output
+
+
+def test_a_person_answers_a_choose_some_by_the_groups_numbers():
+    hands = str(RULES / "examples" / "hidden_hands")
+    r = play(hands, "--agents", "human,random,random", input="9\n1 1\n1 2\n" + "1\n" * 40)
+    out = r.output
+    assert "    1. star-1" in out and "or by numbers (1 3)" in out
+    assert "no group 9: 1 to 5" in out  # a number no group has
+    assert "only 1 'star-1' on offer, not 2" in out  # a number twice is two of it
+    assert "ann chooses star-1 + leaf-4 (pass_cards)" in out  # 1 2: the first two listed
