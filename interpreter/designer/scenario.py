@@ -322,7 +322,8 @@ class _Scenario:
             agent = _SetupBy(agent, RandomAgent(doc.get("seed", 0)) if setup == "random"
                              else FirstAgent())
         players = doc.get("players")
-        rig = Rig(doc.get("rig", {}).get("rolls"), doc.get("rig", {}).get("draws"))
+        rigged = doc.get("rig", {})
+        rig = Rig(rigged.get("rolls"), rigged.get("draws"), rigged.get("after") == "setup")
         try:
             options = with_players(program.rs, dict(doc.get("options") or {}), players)
             agents = [None if sid in program.rs.bots else agent

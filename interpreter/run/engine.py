@@ -64,9 +64,11 @@ _FIELDS = {Side: frozenset({"id", "name", "index", "is_player", "bot"}),
 class Rig:
     """Scenario-rigged randomness: forced die faces and draws, used first."""
 
-    def __init__(self, rolls: list[int] | None = None, draws: dict[str, list[str]] | None = None):
+    def __init__(self, rolls: list[int] | None = None, draws: dict[str, list[str]] | None = None,
+                 after_setup: bool = False):
         self.rolls = list(rolls or [])
         self.draws = {k: list(v) for k, v in (draws or {}).items()}
+        self.after_setup = after_setup  # setup draws and rolls at random, the rig after it
         self.told = not self.rolls  # "rig exhausted" is logged once, when it happens
 
     def left(self) -> bool:
@@ -85,7 +87,7 @@ class Game(Effects, Events, Decisions, GameLog):
         self.rig = rig
         # the rig as given (a replay is rigged the same way: run/playout.py)
         self.rig_given = None if rig is None else \
-            (list(rig.rolls), {k: list(v) for k, v in rig.draws.items()})
+            (list(rig.rolls), {k: list(v) for k, v in rig.draws.items()}, rig.after_setup)
         self.logging = logging
         self.log = []
         self.score_track = []  # (round, scores) after each round, when logging
@@ -192,8 +194,12 @@ class Game(Effects, Events, Decisions, GameLog):
         try:
             try:
                 self.phase = "setup"
+                rig = self.rig
+                if rig is not None and rig.after_setup:  # (rigged for the play, not the deal)
+                    self.rig = None
                 if prog.setup:
                     prog.setup(self)
+                self.rig = rig
                 if arrange is not None:
                     arrange(self)
                 self._rounds(start)

@@ -632,3 +632,36 @@ def test_names_are_checked(make_ruleset, edit, message):
     assert (code, path, got) == ("REF-UNDEF", "cards.yaml", message)
     text = (folder / "cards.yaml").read_text()
     assert line == locate(text, "rnak" if "rnak" in text else "name: \"{rank")[0]
+
+
+# ---------------------------------------------------------------- a rig for the play only
+ROLLS = """game {
+  setup { roll cup; log "setup rolled {[d.value for d in cup]}" }
+  rounds 1 { race }
+  finish { win red }
+}
+phase race {
+  roll cup
+  log "play rolled {[d.value for d in cup]}"
+}
+"""
+
+
+@pytest.mark.parametrize("after,play_rolled", [("", None), ("\n  after: setup", "6 and 6")])
+def test_a_rig_after_setup_leaves_the_deal_to_chance(make_ruleset, after, play_rolled):
+    from interpreter.designer.scenario import run_scenario_file
+    folder = make_ruleset(ROLLS)
+    (folder / "scenarios").mkdir()
+    path = folder / "scenarios" / "rig.scenario.yaml"
+    path.write_text("scenario: rigged play\nruleset: ..\nseed: 3\n"
+                    f"rig:\n  rolls: [6, 6]{after}\n"
+                    "expect:\n  - logged: \"play rolled\"\n")
+    res = run_scenario_file(path)
+    assert res.ok, [d.short() for d in res.diagnostics]
+    said = texts(res.game)
+    setup = next(t for t in said if t.startswith("setup rolled"))
+    play = next(t for t in said if t.startswith("play rolled"))
+    if play_rolled is None:  # the rig from the start: setup's roll takes it
+        assert setup == "setup rolled 6 and 6" and play != "play rolled 6 and 6"
+    else:
+        assert play == "play rolled " + play_rolled
