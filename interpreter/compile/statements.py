@@ -442,12 +442,12 @@ class Statements(CompilerState):
                 self.emit(ind, f"if not G.replace({s.event!r}, {args}{', ' + on if on else ''}):",
                           s.span)
             self.body(s.default, scope, ind + 1, s.span)
-        if quiet and s.event not in self.heard:
-            if s.default is None:
-                self.emit(ind, "pass", s.span)
-            return
-        guard = f"if G.ev_{s.event}: " if quiet else ""
-        self.emit(ind, f"{guard}G.trigger({s.event!r}, {args}{', ' + on if on else ''})", s.span)
+        if not (quiet and s.event not in self.heard):
+            guard = f"if G.ev_{s.event}: " if quiet else ""
+            self.emit(ind, f"{guard}G.trigger({s.event!r}, {args}{', ' + on if on else ''})",
+                      s.span)
+        # the event is over: a scenario may check the game here (after: {event: NAME})
+        self.emit(ind, f"if G.hooks is not None: G.hooks(G, 'event', {s.event!r})", s.span)
 
     def s_Reveal(self, s: A.Reveal, scope: Scope, ind: int) -> None:
         wc, wt = self.expr(s.what, scope)

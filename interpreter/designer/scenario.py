@@ -52,11 +52,12 @@ class Point:
     """Where in a game something is checked or the game stops: before or after
     a phase, at the end, after the nth time a decision was carried out (by one
     player or anyone), or after the nth turn of a player."""
-    when: str  # before / after / end / decided / turn
+    when: str  # before / after / end / decided / turn / event
     phase: str | None = None
     decision: str | None = None
     player: str | None = None
     count: int = 1
+    event: str | None = None
 
     def describe(self) -> str:
         if self.when in ("before", "after"):
@@ -66,6 +67,8 @@ class Point:
             return f"after {who}{self.decision} decision #{self.count}"
         if self.when == "turn":
             return f"after {self.player}'s turn #{self.count}"
+        if self.when == "event":
+            return f"after event {self.event} #{self.count}"
         return "at the end"
 
 
@@ -110,6 +113,16 @@ class ScenarioResult:
 
 # an expectation's kinds: one of these keys each
 KINDS = ("that", "offered", "not_offered", "chosen", "asked", "logged", "not_logged")
+
+
+def _log_lines(game: Game, reader: str | None) -> list[str]:
+    """The log's lines as `reader` reads them: a seat, `public` (an onlooker)
+    or None (the designer's complete record)."""
+    if reader is None:
+        return [e["text"] for e in game.log]
+    side = None if reader == "public" else \
+        next((p for p in game.players if p.id == reader), None)
+    return [e["text"] for e in log_for(game, side)]
 
 
 def _times(n: int) -> str:
@@ -256,6 +269,8 @@ class _Scenario:
         if isinstance(after, dict):
             if "turn" in after:
                 return Point("turn", player=after["turn"], count=after.get("count", 1))
+            if "event" in after:
+                return Point("event", event=after["event"], count=after.get("count", 1))
             return Point("decided", decision=after["decision"], player=after.get("player"),
                          count=after.get("count", 1))
         return Point("end") if after == "end" else Point("after", after)
@@ -363,6 +378,9 @@ class _Scenario:
                     key = ("decided", who, decision)
                     n = counts[key] = counts.get(key, 0) + 1
                     reached(g, Point("decided", decision=decision, player=who, count=n))
+            elif when == "event":
+                n = counts[("event", what)] = counts.get(("event", what), 0) + 1
+                reached(g, Point("event", event=what, count=n))
             elif when == "asked":
                 player, decision, labels, label, offer = what
                 self.asked(g, counts, player, decision, labels, label, offer, res)
@@ -393,7 +411,7 @@ class _Scenario:
                     self.check(game, ns, chk, res)
             for text, line, col, reader, wanted in self.logged:
                 res.checks += 1
-                lines = self.log_lines(game, reader)
+                lines = _log_lines(game, reader)
                 whose = "" if reader is None else \
                     " of the log an onlooker reads" if reader == "public" else \
                     f" of the log {reader} reads"
@@ -408,7 +426,9 @@ class _Scenario:
             for pr in self.probes:
                 if pr.kind == "asked":
                     res.checks += 1
-                    asked = self.times_asked(pr)
+                    asked = sum(1 for r, who, decision in self.asked_log
+                                if decision == pr.decision and pr.player in (None, who)
+                                and pr.round in (None, r))
                     where = "" if pr.round is None else f" in round {pr.round}"
                     if pr.count is None and asked == 0:
                         self.err(pr.line, pr.col, "EXPECT-FAIL",
@@ -461,21 +481,6 @@ class _Scenario:
         who = pr.player or "anyone"
         nth = f" (time #{pr.count})" if pr.count and nth_too else ""
         return f"{who}'s decision {pr.decision!r}{nth}"
-
-    def log_lines(self, game: Game, reader: str | None) -> list[str]:
-        """The log's lines as `reader` reads them: a seat, `public` (an
-        onlooker) or None (the designer's complete record)."""
-        if reader is None:
-            return [e["text"] for e in game.log]
-        side = None if reader == "public" else \
-            next((p for p in game.players if p.id == reader), None)
-        return [e["text"] for e in log_for(game, side)]
-
-    def times_asked(self, pr: Probe) -> int:
-        """How often the decision of an `asked` expectation was put (in its round)."""
-        return sum(1 for r, who, decision in self.asked_log
-                   if decision == pr.decision and pr.player in (None, who)
-                   and pr.round in (None, r))
 
     def asked(self, g, counts, player, decision, labels, label, offer, res):
         """A decision was put to a player: check `offered`, `not_offered`,
@@ -547,7 +552,10 @@ class _Scenario:
                    for p in self.probes]
         if doc.get("stop") and isinstance(doc["stop"]["after"], dict):
             points.append((self.point(doc["stop"]), *position(doc["stop"], "after")))
-        for pt, line, col in points:
+        events = set(program.compiled.events or {})
+        for pt, line, col in dict.fromkeys(points):  # (a point's several checks: once)
+            if pt.event is not None and pt.event not in events:
+                self.undef(line, col, "event", pt.event, events)
             if pt.decision is not None and pt.decision not in decisions:
                 self.undef(line, col, "decision", pt.decision, decisions)
             if pt.player is not None and pt.player not in seats:

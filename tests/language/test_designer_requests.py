@@ -665,3 +665,43 @@ def test_a_rig_after_setup_leaves_the_deal_to_chance(make_ruleset, after, play_r
         assert setup == "setup rolled 6 and 6" and play != "play rolled 6 and 6"
     else:
         assert play == "play rolled " + play_rolled
+
+
+# ---------------------------------------------------------------- a checkpoint after an event
+def test_a_check_after_an_event_sees_the_game_mid_turn(make_ruleset):
+    from interpreter.designer.scenario import run_scenario_file
+    rules = """game {
+  setup { for p in players { p.at = space("start") } }
+  rounds 1 { race }
+  finish { win red }
+}
+phase race {
+  for p in players {
+    p.laps += 1
+    trigger bumped(p)
+    p.laps += 10
+  }
+}
+on bumped(p) { p.laps += 100 }
+"""
+    folder = make_ruleset(rules)
+    (folder / "scenarios").mkdir()
+    path = folder / "scenarios" / "event.scenario.yaml"
+    path.write_text("""scenario: checked after an event
+ruleset: ..
+expect:
+  - after: {event: bumped}
+    that: ["red.laps == 101", "blue.laps == 0"]
+  - after: {event: bumped, count: 2}
+    that: ["red.laps == 111", "blue.laps == 101"]
+stop: {after: {event: bumped, count: 2}}
+""")
+    res = run_scenario_file(path)
+    assert res.ok and res.checks == 4, [d.short() for d in res.diagnostics]
+    path.write_text(path.read_text().replace("red.laps == 101", "red.laps == 1"))
+    res = run_scenario_file(path)
+    [d] = res.diagnostics
+    assert d.code == "EXPECT-FAIL" and "101" in d.message
+    path.write_text(path.read_text().replace("{event: bumped}", "{event: bumpd}"))
+    res = run_scenario_file(path)
+    assert [d.code for d in res.diagnostics] == ["REF-UNDEF"]
