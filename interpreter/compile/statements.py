@@ -172,7 +172,7 @@ class Statements(CompilerState):
             scope.names[s.left] = left  # read in the loop, its `until` and after it
         inner = scope.child()
         inner.names[s.var] = Var(f"l_{s.var}", elem(it))
-        self.emit(ind, f"{r} = Around(list(B_each(G, {icode})))", s.span)
+        self.emit(ind, f"{r} = Around(B_each(G, {icode}))", s.span)  # (never changed in place)
         self.emit(ind, f"while {r}.items:", s.span)
         self.tick(ind + 1, s.span)
         if s.until is None:

@@ -20,6 +20,7 @@ from helpers import (
     locate,
     probe_game,
     probe_ruleset,
+    race_with_rules,
 )
 
 from interpreter.run.agents import RandomAgent
@@ -412,3 +413,38 @@ def test_a_text_of_endless_open_braces_is_read_in_one_pass():
         with pytest.raises(DiagnosticError) as e:
             parse_module(Source("hostile.rules", "phase p {\n  log " + hostile + "\n}\n"))
         assert e.value.diagnostics[0].code == "SYNTAX"
+
+
+@pytest.mark.parametrize("text", ['"{"abc".upper()}"', '"{joined([1]).__class__}"',
+                                  '"{plural("x").format}"'])
+def test_a_text_inside_a_text_reaches_nothing_of_python(tmp_path, text):
+    folder = race_with_rules(tmp_path / "g", f"""
+game {{
+  rounds 1 {{ talk }}
+}}
+phase talk {{
+  log {text}
+}}
+""")
+    errors = [d for d in load_program(folder)[1] if d.severity == "error"]
+    assert errors and errors[0].code in ("SYNTAX", "TYPE", "REF-UNDEF"), errors
+
+
+def test_a_score_function_that_never_ends_runs_out_of_steps(tmp_path):
+    folder = race_with_rules(tmp_path / "g", """
+game {
+  rounds 1 { talk }
+}
+phase talk { red.laps += 1 }
+def points(p) {
+  let n = 0
+  while true { n += 1 }
+  return n
+}
+""", game_edits={"score: laps": "score: points"})
+    program, diags = load_program(folder)
+    assert program is not None, [d.short() for d in diags]
+    with pytest.raises(DiagnosticError) as e:
+        Game(program, seed=1, agents=[RandomAgent(0), RandomAgent(1)], steps=10_000).run()
+    [d] = e.value.diagnostics
+    assert d.code == "RUNTIME" and "steps" in d.message and d.line == 8
