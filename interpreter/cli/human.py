@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..model.labels import match, readable
+from ..model.numbers import NumberLabels
 from ..model.logwords import counted
 from ..run.agents import _examples
 from ..run.builtins import RuleError
@@ -116,7 +117,9 @@ class HumanAgent:
     # -------------------------------------------------------------- answers
     def pick(self, d: LabelledDecision) -> int:
         self._show(d)
-        labels = d.labels
+        if isinstance(d.labels, NumberLabels):
+            return self._number(d, d.labels)
+        labels = list(d.labels)
         names = (d.view() or {}).get("names") or {}
         shown = [readable(label, names) for label in labels]
         for n, (label, words) in enumerate(zip(labels, shown), 1):
@@ -129,6 +132,19 @@ class HumanAgent:
             i = self._option(text, labels, shown)
             if i is not None:
                 return i
+
+    def _number(self, d: LabelledDecision, labels: NumberLabels) -> int:
+        """A number entry: the person types the number (or pass)."""
+        self.out(f"  enter {escape(labels.describe())}")
+        while True:
+            text = self._command(d)
+            if text is None:
+                continue
+            i = labels.position(text)
+            if i is not None:
+                return i
+            self.out(f"  [red]not a number on offer: {escape(text)}[/red] "
+                     f"({escape(labels.describe())}; ? for help)")
 
     def pick_some(self, d: SomeDecision) -> list[int] | None:
         """A "choose some" decision: the person names a selection, a count per

@@ -92,6 +92,24 @@ class Checker(TypeCheck):
             self.err(node, "TYPE", f"cycle passes round a list of zones, not {_tname(t)}",
                      hint="cycle [p.hand for p in players]")
 
+    def check_number_step(self, step: A.Node | None) -> None:
+        """A number entry's step, when written as a number, is 1 or more."""
+        if isinstance(step, A.Num) and step.value <= 0:
+            self.err(step, "TYPE", f"a number entry's step must be 1 or more, not {step.value}")
+
+    def check_number_entries(self, entries: list[A.NumberOption]) -> None:
+        """A decision has one number entry at most (its values are one range)."""
+        for extra in entries[1:]:
+            self.err(extra, "TYPE", "a decision takes one number entry; this is another",
+                     hint="join the ranges, or ask two decisions")
+
+    def check_ordered_pick(self, opt: A.SomeOption) -> None:
+        """Picks made one at a time cannot be tested as a whole."""
+        if opt.ordered and opt.test is not None:
+            self.err(opt.test, "TYPE", "picks made in order take no 'when' test (each pick "
+                     "is its own decision)", hint="narrow the items with 'where', "
+                     "or check the picks in the block")
+
     def check_score_function(self) -> str | None:
         """`score: NAME` in game.yaml naming no side variable names a function
         of one side that only reads the game: its compiled name, or None."""

@@ -227,6 +227,8 @@ def _bindings(body) -> dict:
             names = [var for var, _ in n.fors]
         elif isinstance(n, A.SomeOption):
             names = [n.picked, n.var]
+        elif isinstance(n, A.NumberOption):
+            names = [n.var]
         elif isinstance(n, A.Choose) and n.each:
             names = [n.each]
         else:

@@ -57,8 +57,11 @@ class Decisions(CompilerState):
         start = len(self.lines)
         self.emit(ind, f"{opts} = []; {labs} = []", s.span)
         # fast: labels that can only differ (lazy_label) are made when asked for
-        lazy: list[tuple] | None = [] if self.fast and self.plain_ids else None
+        entry, entry_scope = self.number_entry(s), scope
+        lazy: list[tuple] | None = [] if self.fast and self.plain_ids and entry is None else None
         for k, opt in enumerate(s.options):
+            if isinstance(opt, A.NumberOption):
+                continue  # (a second is an error: check_number_entries)
             inner = scope.child()
             depth = ind
             vars_ = []
@@ -119,6 +122,11 @@ class Decisions(CompilerState):
         if lazy and all(not a.startswith(b) for i, (a, *_) in enumerate(lazy)
                         for j, (b, *_) in enumerate(lazy) if i != j):
             self.label_function(lazy, opts, labs, start, ind, s.span)
+        if entry is not None:  # the options are the numbers, then those above
+            opts, entry_scope = self.numbers(entry, s.options.index(entry), opts, labs,
+                                             prefs if ranked else None, scope, ind)
+            labs = opts
+            labs += ".labels"
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
         say = self.log_clause(s.log, scope, "str")
         extra = f", {prefs if ranked else None}, {site!r}, {say}" if say else \
@@ -128,6 +136,14 @@ class Decisions(CompilerState):
 
         def dispatch(ind: int) -> None:
             for k, opt in enumerate(s.options):
+                if opt is entry:
+                    self.emit(ind, f"{'if' if k == 0 else 'elif'} {ch} is not None and "
+                              f"{ch}[0] == {k}:", entry.span)
+                    self.emit(ind + 1, f"l_{entry.var} = {ch}[1]", entry.span)
+                    self.body(entry.body, entry_scope, ind + 1, entry.span)
+                    continue
+                if isinstance(opt, A.NumberOption):
+                    continue  # (a second is an error: check_number_entries)
                 self.emit(ind, f"{'if' if k == 0 else 'elif'} {ch} is not None and "
                           f"{ch}[0] == {k}:", opt.span)
                 if opt._vars:
@@ -271,14 +287,8 @@ class Decisions(CompilerState):
         self.expect(opt.label, lt, "str", "an item label")
         self.public_text(opt.label, inner, "the log shows every selection taken")
         self.emit(ind + 1, f"{items}.append(l_{opt.var}); {labs}.append({lcode})", opt.span)
-        bounds = []
-        for node, what in ((opt.low, "'min'"), (opt.high, "'max'")):
-            if node is None:
-                bounds.append("None")
-                continue
-            code, t = self.expr(node, scope)
-            self.expect(node, t, "int", f"the {what} of a selection")
-            bounds.append(code)
+        bounds = self.numbers_code([(opt.low, "the 'min' of a selection"),
+                                    (opt.high, "the 'max' of a selection")], scope, "None")
         picked = scope.child()
         picked.names[opt.picked] = Var(f"l_{opt.picked}", list_of(inner.names[opt.var].type))
         test = prefer = "None"
@@ -291,10 +301,16 @@ class Decisions(CompilerState):
             prefer = f"(lambda l_{opt.picked}: {code})"
         site = f"{s.span.path.rsplit('/', 1)[-1]}:{s.span.line}"
         say = self.log_clause(s.log, scope, "str")
-        self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {self.prompt(s, who, scope)}, "
-                  f"{items}, {labs}, "
-                  f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r}"
-                  f"{', ' + say if say else ''})", s.span)
+        self.check_ordered_pick(opt)
+        if opt.ordered:  # one pick at a time (engine: choose_ordered)
+            self.emit(ind, f"{ch} = G.choose_ordered({who}, {name!r}, "
+                      f"{self.prompt(s, who, scope)}, {items}, {labs}, {bounds[0]}, {bounds[1]}, "
+                      f"{prefer}, {s.may}, {site!r}{', ' + say if say else ''})", s.span)
+        else:
+            self.emit(ind, f"{ch} = G.choose_some({who}, {name!r}, {self.prompt(s, who, scope)}, "
+                      f"{items}, {labs}, "
+                      f"{bounds[0]}, {bounds[1]}, {test}, {prefer}, {s.may}, {site!r}"
+                      f"{', ' + say if say else ''})", s.span)
 
         def dispatch(ind: int) -> None:
             self.emit(ind, f"if {ch} is not None:", opt.span)
@@ -302,6 +318,55 @@ class Decisions(CompilerState):
             self.body(opt.body, picked, ind + 1, opt.span)
             self.emit(ind, f"if {ch} is not None and G.hooks is not None: G.decided()", s.span)
         return dispatch
+
+    def numbers_code(self, nodes: list[tuple[A.Node | None, str]], scope: Scope,
+                     absent: str) -> list[str]:
+        """The code of each (number, what it is), checked a number; `absent`
+        for one not written."""
+        out = []
+        for node, what in nodes:
+            if node is None:
+                out.append(absent)
+                continue
+            code, t = self.expr(node, scope)
+            self.expect(node, t, "int", what)
+            out.append(code)
+        return out
+
+    def number_entry(self, s: A.Choose) -> A.NumberOption | None:
+        """A decision's number entry (`number N from LOW to HIGH`), if it has one."""
+        entries = [o for o in s.options if isinstance(o, A.NumberOption)]
+        self.check_number_entries(entries)
+        return entries[0] if entries else None
+
+    def numbers(self, opt: A.NumberOption, key: int, opts: str, labs: str, prefs: str | None,
+                scope: Scope, ind: int) -> tuple[str, Scope]:
+        """Emit a number entry's options (model/numbers.py): the whole numbers
+        of its range, then the decision's other options `opts` (labelled
+        `labs`); a player's agent is never shown them listed. A bot ranks
+        each value (a step each). Returns the name holding them, and the
+        scope of the entry's block."""
+        bounds = self.numbers_code([(opt.low, "the lowest number of a number entry"),
+                                    (opt.high, "the highest number of a number entry"),
+                                    (opt.step, "the step of a number entry")], scope, "1")
+        self.check_number_step(opt.step)
+        nums = self.fresh("nr")
+        self.emit(ind, f"{nums} = G.numbers({', '.join(bounds)}, {opts}, {labs}, {key})",
+                  opt.span)
+        inner = scope.child()
+        inner.names[opt.var] = Var(f"l_{opt.var}", "int")
+        if prefs is not None:  # a bot ranks every value: a step each
+            pcode = "None"
+            if opt.prefer is not None:
+                pcode, pt = self.expr(opt.prefer, inner)
+                self.rank_type(opt.prefer, pt)
+            at = opt.prefer.span if opt.prefer is not None else opt.span
+            self.emit(ind, f"if {prefs} is not None:", at)
+            self.emit(ind + 1, f"G.fuel -= {nums}.size", at)
+            self.emit(ind + 1, "if G.fuel < 0: G.out_of_steps()", at)
+            self.emit(ind + 1, f"{prefs}[:0] = [{pcode} for l_{opt.var} in "
+                      f"{nums}.values()]", at)
+        return nums, inner
 
     def s_Window(self, s: A.Window, scope: Scope, ind: int) -> None:
         typed = [self.expr(a, scope) for a in s.args]

@@ -258,6 +258,8 @@ def _option(o, v):
 
 def _some(o, v):
     head = f"Pick some of the {o.var} in {expr(o.iter, v)}"
+    if o.ordered:
+        head = f"Pick some of the {o.var} in {expr(o.iter, v)}, one at a time in an order of one's own,"
     if o.cond is not None:
         head += f" for which {expr(o.cond, v)}"
     head += f", each labelled {expr(o.label, v)}"
@@ -269,7 +271,16 @@ def _some(o, v):
         head += f", so that {expr(o.test, v)}"
     if o.prefer is not None:
         head += f" (a bot ranks a pick by {expr(o.prefer, v)}, lowest first)"
-    head += f"; call the picked ones {o.picked}"
+    head += f"; call the picked ones {o.picked}" + (" (in the order picked)" if o.ordered else "")
+    return _headed(head, o.body, v)
+
+
+def _number(o, v):
+    head = f"A number {o.var} from {expr(o.low, v)} to {expr(o.high, v)}"
+    if o.step is not None:
+        head += f", in steps of {expr(o.step, v)}"
+    if o.prefer is not None:
+        head += f" (a bot ranks each by {expr(o.prefer, v)}, lowest first)"
     return _headed(head, o.body, v)
 
 
@@ -295,7 +306,8 @@ def _choose(s, v):
         opts.extend(stmt(o, v))
     if not opts:
         return Line(head + ": there is nothing to choose from.")
-    if len(s.options) == 1 and isinstance(s.options[0], A.Option) and s.options[0].fors:
+    if len(s.options) == 1 and (isinstance(s.options[0], A.NumberOption) or
+                                isinstance(s.options[0], A.Option) and s.options[0].fors):
         return Line(head + ":", opts)
     return Line(head + " one of:", opts)
 
@@ -442,7 +454,7 @@ STATEMENTS = {A.Let: _let, A.Assign: _assign, A.If: _if, A.For: _for, A.While: _
               A.Repeat: _repeat, A.Around: _around, A.Drop: _drop, A.Return: _return, A.Break: _break, A.Continue: _continue,
               A.Log: _log, A.Move: _move, A.Place: _place, A.Remove: _remove,
               A.Transfer: _transfer, A.Roll: _roll, A.Shuffle: _shuffle, A.Cycle: _cycle, A.Draw: _draw,
-              A.Give: _give, A.Pay: _pay, A.Option: _option, A.SomeOption: _some,
+              A.Give: _give, A.Pay: _pay, A.Option: _option, A.SomeOption: _some, A.NumberOption: _number,
               A.Choose: _choose, A.Trigger: _trigger, A.Reveal: _reveal, A.Window: _window,
               A.Turn: _turn, A.Win: _win, A.EndGame: _endgame, A.ExprStmt: _exprstmt,
               A.Game: _game, A.Phase: _phase, A.Func: _func, A.GamePart: _gamepart,

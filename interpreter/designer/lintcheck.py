@@ -550,7 +550,7 @@ def _one_option(rs) -> list[Finding]:
         for n in walk(it):
             if not isinstance(n, A.Choose) or n.may:
                 continue
-            if any(isinstance(o, A.SomeOption) for o in n.options):
+            if any(isinstance(o, (A.SomeOption, A.NumberOption)) for o in n.options):
                 continue
             counts = [_count(o, rs) for o in n.options if isinstance(o, A.Option)]
             if counts and None not in counts and sum(counts) == 1:

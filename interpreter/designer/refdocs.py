@@ -699,8 +699,9 @@ def _wins(body, conds, where, v, found):
             _wins(s.body, conds + [head], where, v, found)
         elif isinstance(s, A.Choose):
             for o in s.options:
-                _wins(o.body, conds + [f"when {expr(s.player, v)} chooses {expr(o.label, v)}"],
-                      where, v, found)
+                what = f"enters a number {o.var}" if isinstance(o, A.NumberOption) else \
+                    f"chooses {expr(o.label, v)}"
+                _wins(o.body, conds + [f"when {expr(s.player, v)} {what}"], where, v, found)
         elif isinstance(s, A.Trigger):
             _wins(s.default, conds, where, v, found)
         elif isinstance(s, A.Window):

@@ -260,7 +260,7 @@ def _items(program, root: str) -> list:
                                          note="else", col=n.span.col))
             elif isinstance(n, A.Choose):
                 for j, o in enumerate(n.options):
-                    if isinstance(o, A.Option):
+                    if isinstance(o, (A.Option, A.NumberOption)):  # (a number entry is one)
                         branches.append(Item("branch", "", where(o.span),
                                              probe=[("option", _key(o.span), j)], note="option",
                                              col=o.span.col))

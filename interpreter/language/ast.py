@@ -323,6 +323,19 @@ class SomeOption(Node):
     test: Node | None
     prefer: Node | None
     body: list
+    ordered: bool = False  # `some PICKED in order`: one pick at a time, a list in that order
+
+
+@dataclass(eq=False, repr=False)
+class NumberOption(Node):
+    """`number N from LOW to HIGH [by STEP] [prefer R] { body }`: the player
+    enters a whole number (model/numbers.py)."""
+    var: str
+    low: Node
+    high: Node
+    step: Node | None
+    prefer: Node | None
+    body: list
 
 
 @dataclass(eq=False, repr=False)

@@ -281,9 +281,22 @@ class _Build(Transformer):
         return [A.Option(label, [(str(var), it)], cond, body, prefer, span=self._span(meta))]
 
     def choose_some(self, meta, items):
-        picked, var, it, cond, label, low, high, test, prefer, body = items
+        picked, order, var, it, cond, label, low, high, test, prefer, body = items
         return [A.SomeOption(str(picked), str(var), it, cond, label, low, high, test, prefer,
-                             body, span=self._span(meta))]
+                             body, order is not None, span=self._span(meta))]
+
+    def in_order(self, meta, items):
+        return True
+
+    def choose_number(self, meta, items):
+        return [items[0]]
+
+    def number_entry(self, meta, items):
+        var, low, high, step, prefer, body = items
+        return A.NumberOption(str(var), low, high, step, prefer, body, span=self._span(meta))
+
+    def number_by(self, meta, items):
+        return items[0]
 
     def some_min(self, meta, items):
         return items[0]

@@ -10,8 +10,9 @@ deck order.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
+from ..model.numbers import NumberLabels
 from .builtins import RuleError
 
 if TYPE_CHECKING:
@@ -55,10 +56,11 @@ class ScriptError(RuleError):
     is the script's entry it is about (a savegame.Step, or a scenario's Step,
     which knows its line)."""
 
-    def __init__(self, message: str, entry: Any = None, legal: list[str] | None = None):
+    def __init__(self, message: str, entry: Any = None, legal: Sequence[str] | None = None):
         super().__init__(message)
         self.entry = entry
-        self.legal = legal or []
+        # (a number entry's values are said as their range, never listed)
+        self.legal = [legal.describe()] if isinstance(legal, NumberLabels) else list(legal or [])
 
 
 class ScriptedAgent:
@@ -126,7 +128,7 @@ class ScriptedAgent:
         self.script.pop(0)
         return counts
 
-    def _entry(self, d: LabelledDecision | SomeDecision, legal: list[str]) -> Any:
+    def _entry(self, d: LabelledDecision | SomeDecision, legal: Sequence[str]) -> Any:
         entry = self.script[0]
         if entry.player != d.player:
             raise ScriptError(f"the script expects {entry.player} to choose next, but "

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Protocol, Sequence
 
+from ..model.numbers import NumberLabels, Numbers
 from ..model.some import SomeLabels, SomeOffer, chosen, grouped
 from ..model.state import FrozenList, RuleError, Side, display
 from ..model.views import Secret
@@ -34,7 +35,9 @@ class Decision:
         self.player = player
         self.decision = decision
         self.prompt = prompt
-        self.labels: list[str] | None = list(labels) if labels is not None else None
+        # (a number entry's labels stay a NumberLabels: made one at a time)
+        self.labels: Sequence[str] | None = None if labels is None else \
+            labels if type(labels) is NumberLabels else list(labels)
         self._view = view
         # a "choose some" offer (some.SomeOffer): with labels None, the agent
         # answers pick_some() with a count per group, or None to pass
@@ -63,7 +66,7 @@ class LabelledDecision(Asked, Protocol):
     """A Decision as an agent's pick() is shown it: with its option labels."""
 
     @property
-    def labels(self) -> list[str]: ...
+    def labels(self) -> Sequence[str]: ...  # a list, or a number entry's NumberLabels
     @property
     def some(self) -> SomeOffer | None: ...  # a "choose some" asked one selection at a time
 
@@ -92,9 +95,10 @@ class Decisions(GameState):
             return self._bot_choice(player, name, opts, labels, prefs, site, say)
         # the fast back end may give labels as a function of the option, when
         # they cannot be alike (compiler.lazy_label): made only when needed
-        lazy = type(labels) is not list
+        # a number entry's labels (NumberLabels) are made one at a time, and differ
+        lazy = type(labels) is not list and type(labels) is not NumberLabels
         if n > 1 and self.hooks is None and not player.bot and player.is_player and \
-                (lazy or len(set(labels)) == n):
+                (lazy or type(labels) is NumberLabels or len(set(labels)) == n):
             # the common case, a plain random agent's pick among distinct options,
             # as the general way below makes it, without its other questions
             bits = self.uniform[player.index]
@@ -122,7 +126,7 @@ class Decisions(GameState):
             if self.hooks is not None:
                 self.hooks(self, "asked", (player.id, name, [], None, None))
             return None
-        if not lazy and n > 1 and len(set(labels)) < n:  # options that read alike are one
+        if type(labels) is list and n > 1 and len(set(labels)) < n:  # options that read alike are one
             seen = {}
             for i, lab in enumerate(labels):
                 if lab not in seen:
@@ -155,7 +159,10 @@ class Decisions(GameState):
             if lazy:
                 labels, lazy = [labels(o) for o in opts], False
             offered = labels
-            if view is not None:  # ids in the labels (and places, seats) by their names
+            if view is not None and type(opts) is Numbers:
+                from ..model.labels import names_for
+                view["names"] = names_for(self.program, ())  # (numbers name nothing more)
+            elif view is not None:  # ids in the labels (and places, seats) by their names
                 from ..model.labels import names_for
                 # a label built from what this seat may not see reads as it may
                 # (a person, a search): it answers by position all the same
@@ -172,6 +179,12 @@ class Decisions(GameState):
         if self.hooks is not None:
             self._asked(player, name, labels, label)
         return opts[i]
+
+    def numbers(self, low: Any, high: Any, step: Any, opts: Sequence,
+                labels: Sequence[str], key: int) -> Numbers:
+        """A number entry's options (`number N from LOW to HIGH`, the menu's
+        option `key`), then the decision's others."""
+        return Numbers(low, high, step, opts, labels, key)
 
     def choose_some(self, player: Side, name: str, prompt: str | None, items: Sequence,
                     labels: Sequence[str], low: int | None, high: int | None,
@@ -226,6 +239,71 @@ class Decisions(GameState):
             self._asked(player, name, SomeLabels(offer), label)
             if picked is None:
                 self.decided()  # a pass: nothing more runs for it
+        return picked
+
+    def choose_ordered(self, player: Side, name: str, prompt: str | None, items: Sequence,
+                       labels: Sequence[str], low: int | None, high: int | None,
+                       prefer: Callable[[list], Any] | None, may: bool,
+                       site: str | None = None, say: Say | None = None) -> list | None:
+        """`choose P some PICKED in order from ...`: picks one at a time, each its
+        own decision of this name (items with the same label are one option),
+        until `high` are picked or the player stops (`done`, once `low` are
+        picked; `nothing` before the first pick when none is needed; `pass`
+        when it may pass). The picked items in the order picked, or None for
+        a pass or when nothing can be picked. A bot ranks each option by its
+        rules' rank of the picks as they would then be."""
+        for lab in labels:
+            if lab in _STOPS:
+                raise RuleError(f"an item labelled {lab!r} cannot be told apart from stopping")
+        n = len(items)
+        low = max(0 if low is None else num(low), 0)
+        high = n if high is None else min(num(high), n)
+        if low > high:
+            return self.choose(player, name, prompt, [], [])
+        left = list(range(n))
+        picked: list = []
+        picked_at: list[int] = []
+        ranked = prefer is not None and player.ranked
+        while len(picked) < high:
+            seen: dict[str, int] = {}
+            for i in left:
+                seen.setdefault(labels[i], i)
+            # (i, item): the log knows which component a pick is (and whom it hides from)
+            opts: list = [(i, items[i]) for i in seen.values()]
+            labs: list[str] = list(seen)
+            prefs: list | None = None
+            if ranked:
+                assert prefer is not None
+                self.fuel -= len(opts) + 1
+                if self.fuel < 0:
+                    self.out_of_steps()
+                prefs = [prefer(picked + [item]) for _, item in opts]
+            if len(picked) >= low and (picked or low == 0):
+                opts.append((-1,))
+                labs.append("done" if picked else "nothing")
+                if prefs is not None:
+                    prefs.append(prefer(picked))  # type: ignore[misc]
+            if may and not picked:
+                opts.append((-2,))
+                labs.append("pass")
+                if prefs is not None:
+                    prefs.append(None)
+            if picked and self._deciding:
+                self._deciding.pop()  # (the picks are decided together, after the block)
+            so_far = None if not picked else \
+                f"{prompt + ' — ' if prompt else ''}picked so far: " + \
+                ", ".join(str(labels[i]) for i in picked_at)
+            pick = self.choose(player, name, so_far or prompt, opts, labs, prefs, site, say)
+            at = None if pick is None else pick[0]
+            if at is None or at == -2:
+                if at == -2 and self.hooks is not None:
+                    self.decided()  # a pass: nothing more runs for it
+                return None
+            if at == -1:
+                break
+            picked.append(items[at])
+            picked_at.append(at)
+            left.remove(at)
         return picked
 
     def _some_listed(self, player, name, prompt, items, groups, offer, test, prefer, may, site,
@@ -298,7 +376,8 @@ class Decisions(GameState):
         if offer is None:
             offer = labels.offer if isinstance(labels, SomeLabels) else self._offer
         assert self.hooks is not None  # (only a scenario's hooks are told)
-        self.hooks(self, "asked", (player.id, name, list(labels), label, offer))
+        self.hooks(self, "asked", (player.id, name, labels if type(labels) is NumberLabels
+                                   else list(labels), label, offer))
         self._deciding.append((player.id, name))
 
     def decided(self) -> None:
@@ -420,6 +499,9 @@ class _WindowRun:
             if used:
                 return True
         return False
+
+
+_STOPS = ("done", "nothing", "pass")  # what an ordered pick's stopping reads as
 
 
 def _rank_text(r) -> str:

@@ -154,3 +154,16 @@ def test_a_person_answers_a_choose_some_by_the_groups_numbers():
     assert "no group 9: 1 to 5" in out  # a number no group has
     assert "only 1 'star-1' on offer, not 2" in out  # a number twice is two of it
     assert "ann chooses star-1 + leaf-4 (pass_cards)" in out  # 1 2: the first two listed
+
+
+def test_a_person_types_a_number_for_a_number_entry():
+    auction = str(RULES / "examples" / "auction")
+    r = play(auction, "--players", "3", "--seed", "2", "--agents", "human,random,random",
+             input="abc\n99\n07\n7\n" + "pass\n" * 60)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert "enter a number from 1 to 15, or pass" in out  # no menu of fifteen lines
+    assert "  15. " not in out
+    assert "not a number on offer: abc" in out and "not a number on offer: 99" in out
+    assert "not a number on offer: 07" in out  # a number is written as its label
+    assert "ann chooses 7 (bid)" in out
