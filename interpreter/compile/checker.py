@@ -311,8 +311,14 @@ class Checker(TypeCheck):
         if not (t in ("space", "any") or t.startswith("comp")):
             self.err(node, "TYPE", f"{what} must be a space or a component, not {_tname(t)}")
 
-    def check_piece(self, s: A.Place | A.Remove | A.Transfer | A.Give) -> None:
-        if s.piece not in self.rs.pieces:
+    def check_piece(self, s: A.Place | A.Remove | A.Transfer | A.Give,
+                    held: str | None = None) -> None:
+        """A piece kind as written, or a name holding a text (of type `held`)."""
+        if held is not None:
+            if not compatible(held, "str"):
+                self.err(s, "TYPE", f"{s.piece!r} names a piece kind here: it must hold a "
+                         f"text, not {_tname(held)}")
+        elif s.piece not in self.rs.pieces:
             self.undef(s, "piece kind", s.piece, self.rs.pieces)
 
     def check_remove(self, s: A.Remove) -> None:

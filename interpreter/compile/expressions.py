@@ -7,7 +7,7 @@ import math
 from typing import TYPE_CHECKING, cast
 
 from ..language import ast as A
-from ..language.types import BUILTINS, elem, is_list, list_of
+from ..language.types import BUILTINS, elem, is_list, list_of, record_fields
 from ..model.state import py_name, to_table
 from ..support.limits import MAX_NUMBER
 from .common import (
@@ -98,6 +98,29 @@ class Expressions(CompilerState):
             return f"{code}.{py_name(name)}"
         return f"G.attr({code}, {name!r})"  # a built-in field of whatever x turns out to be
 
+    def record(self, n: A.Call, scope: Scope) -> tuple[str, str]:
+        """`record(count: 3, face: 5)`: a value of named fields, read as
+        `r.count`; `record(r, face: 6)` is r with those fields given anew. Its
+        type names its fields (`table:{count,face}`), so a field it lacks is
+        an error where it is read."""
+        base = [a for a in n.args if not isinstance(a, A.KeywordArg)]
+        fields = [a for a in n.args if isinstance(a, A.KeywordArg)]
+        self.check_record(n, base, fields)
+        bcode = "None"
+        names: list[str] | None = []
+        if base:
+            bcode, bt = self.expr(base[0], scope)
+            self.expect(base[0], bt, "table", "the record record() copies")
+            names = record_fields(bt)  # (None: a table whose fields are not known here)
+        codes = []
+        for kw in fields:
+            code, _ = self.expr(kw.value, scope)
+            codes.append(f"{kw.name!r}: {code}")
+            if names is not None and kw.name not in names:
+                names.append(kw.name)
+        t = "table" if names is None else "table:{" + ",".join(names) + "}"
+        return f"G.record({bcode}, {{{', '.join(codes)}}})", t
+
     def e_Index(self, n: A.Index, scope: Scope) -> tuple[str, str]:
         code, t = self.expr(n.obj, scope)
         icode, it = self.expr(n.index, scope)
@@ -114,6 +137,8 @@ class Expressions(CompilerState):
         if not self.check_callee(n):
             return "None", "any"
         name = cast(A.Name, n.func).id  # (check_callee)
+        if name == "record" and scope.lookup(name) is None and name not in self.funcs:
+            return self.record(n, scope)
         kwargs = [a for a in n.args if isinstance(a, A.KeywordArg)]
         args: list[tuple[str, str]] = []
         walks = self.fast and self.typed_pass and name in _WALKERS and \

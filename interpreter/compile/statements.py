@@ -223,8 +223,19 @@ class Statements(CompilerState):
                 else ("space", "comp"))
         return code
 
-    def piece(self, s: A.Place | A.Remove | A.Transfer | A.Give) -> None:
-        self.check_piece(s)
+    def piece(self, s: A.Place | A.Remove | A.Transfer | A.Give, scope: Scope) -> str:
+        """The piece kind's code: the kind as written (`place 2 cubes ...`), or a
+        name holding a text that names one (`for k in ["cubes", "discs"] {
+        place 1 k ... }`), checked as the game runs (Effects.piece_kind).
+        `self.known` says whether the kind is known here."""
+        v = None if s.piece in self.rs.pieces else scope.lookup(s.piece)
+        self.check_piece(s, v.type if v is not None else None)
+        self.known = v is None
+        if v is None:
+            return repr(s.piece)
+        for kind in self.rs.pieces:  # (any kind may be the one named)
+            self.stocked.setdefault(kind, set()).update(("space", "comp"))
+        return f"G.piece_kind({v.code})"
 
     def count(self, node: A.Node | None, scope: Scope) -> str:
         if node is None:
@@ -242,12 +253,13 @@ class Statements(CompilerState):
         return code
 
     def s_Place(self, s: A.Place, scope: Scope, ind: int) -> None:
-        self.piece(s)
-        n = self.count(s.count, scope)
+        kind = self.piece(s, scope)
         typed = self.known
+        n = self.count(s.count, scope)
+        typed = typed and self.known
         o = self.side(s.owner, scope, "the owner of placed pieces")
         typed = typed and self.known
-        loc = self.location(s.loc, scope, "where pieces are placed", s.piece)
+        loc = self.location(s.loc, scope, "where pieces are placed", _kind(s, self.rs.pieces))
         say = self.log_clause(s.log, scope, "int")
         say = f", {say}" if say else ""
         if self.fast and typed:
@@ -263,12 +275,13 @@ class Statements(CompilerState):
                          f"    G.place({s.piece!r}, {ov}, {lv}, {nv}{say})"]:
                 self.emit(ind, line, s.span)
             return
-        self.emit(ind, f"G.place({s.piece!r}, {o}, {loc}, {n}{say})", s.span)
+        self.emit(ind, f"G.place({kind}, {o}, {loc}, {n}{say})", s.span)
 
     def s_Remove(self, s: A.Remove, scope: Scope, ind: int) -> None:
-        self.piece(s)
-        n = self.count(s.count, scope)
+        kind = self.piece(s, scope)
         typed = self.known
+        n = self.count(s.count, scope)
+        typed = typed and self.known
         o = "None" if s.owner is None else self.side(s.owner, scope, "the owner of removed pieces")
         typed = typed and s.owner is not None and self.known
         self.check_remove(s)
@@ -282,7 +295,7 @@ class Statements(CompilerState):
                                      lv, nv, f"{ov}.{py_name(s.piece)} += ")]:
                 self.emit(ind, line, s.span)
             return
-        self.emit(ind, f"G.remove({s.piece!r}, {o}, {loc}, {n})", s.span)
+        self.emit(ind, f"G.remove({kind}, {o}, {loc}, {n})", s.span)
 
     def taken(self, call: str, piece: str, owner: str, src: str, n: str,
               into: str) -> list[str]:
@@ -299,13 +312,14 @@ class Statements(CompilerState):
                 f"        {into}{k}"]
 
     def s_Transfer(self, s: A.Transfer, scope: Scope, ind: int) -> None:
-        self.piece(s)
-        n = self.count(s.count, scope)
+        kind = self.piece(s, scope)
         typed = self.known
+        n = self.count(s.count, scope)
+        typed = typed and self.known
         o = self.side(s.owner, scope, "the owner of moved pieces")
         typed = typed and self.known
         a = self.location(s.src, scope, "where pieces come from")
-        b = self.location(s.dst, scope, "where pieces go", s.piece)
+        b = self.location(s.dst, scope, "where pieces go", _kind(s, self.rs.pieces))
         say = self.log_clause(s.log, scope, "int")
         say = f", {say}" if say else ""
         if self.fast and typed:
@@ -317,7 +331,7 @@ class Statements(CompilerState):
                                      s.piece, ov, av, nv, into)]:
                 self.emit(ind, line, s.span)
             return
-        self.emit(ind, f"G.transfer({s.piece!r}, {o}, {a}, {b}, {n}{say})", s.span)
+        self.emit(ind, f"G.transfer({kind}, {o}, {a}, {b}, {n}{say})", s.span)
 
     def s_Move(self, s: A.Move, scope: Scope, ind: int) -> None:
         wc, wt = self.expr(s.what, scope)
@@ -395,13 +409,13 @@ class Statements(CompilerState):
         self.emit(ind, f"G.draw({n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
     def s_Give(self, s: A.Give, scope: Scope, ind: int) -> None:
-        self.piece(s)
+        kind = self.piece(s, scope)
+        self.given.update([s.piece] if self.known else self.rs.pieces)
         n = self.count(s.count, scope)
         a = self.side(s.giver, scope, "who gives")
         b = self.side(s.taker, scope, "who receives")
-        self.given.add(s.piece)
         say = self.log_clause(s.log, scope, "int")
-        self.emit(ind, f"G.give({s.piece!r}, {n}, {a}, {b}{', ' + say if say else ''})", s.span)
+        self.emit(ind, f"G.give({kind}, {n}, {a}, {b}{', ' + say if say else ''})", s.span)
 
     def s_Pay(self, s: A.Pay, scope: Scope, ind: int) -> None:
         self.check_money(s, "'pay'")
@@ -481,3 +495,8 @@ class Statements(CompilerState):
 
     def s_EndGame(self, s: A.EndGame, scope: Scope, ind: int) -> None:
         self.emit(ind, "G.end_game()", s.span)
+
+
+def _kind(s: A.Place | A.Transfer, pieces: dict) -> str | None:
+    """The piece kind a statement names as written (None: a value names it)."""
+    return s.piece if s.piece in pieces else None

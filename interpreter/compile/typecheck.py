@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from ..language import ast as A
 from ..language.texts import fixed_texts
-from ..language.types import BUILTINS, compatible, is_list, of_value
-from .common import ANY_FIELDS, ATTR_TYPES, _tname
+from ..language.types import BUILTINS, compatible, is_list, of_value, record_fields
+from .common import ANY_FIELDS, ATTR_TYPES, _tname, _walk
 from .compilerstate import CompilerState, Definition
 
 if TYPE_CHECKING:
@@ -86,6 +86,14 @@ class TypeCheck(CompilerState):
                 value = rs.tables[name]
                 return ("table:" + name if isinstance(value, dict) else of_value(value), False)
             return self.no_attr(node, "tables", name, list(rs.tables), what="table")
+        fields = record_fields(t)
+        if fields is not None:
+            if name in fields:
+                return ("any", False)
+            near = difflib.get_close_matches(name, fields, n=1)
+            self.err(node, "REF-UNDEF", f"this record has no field {name!r} (its fields: "
+                     f"{', '.join(fields)})", hint=f"did you mean {near[0]!r}?" if near else "")
+            return None
         if t.startswith("table"):
             return ("any", False)
         if t in ("int", "bool", "str", "none", "func") or t.startswith("list:"):
@@ -159,6 +167,11 @@ class TypeCheck(CompilerState):
             keys([v for _, v in rs.spaces])
             keys(rs.side_vars)
             keys(rs.game_vars)
+            for n in _walk([m.items for m in rs.modules] +  # fields of records the rules make
+                           [c.rules.items for c in rs.components if c.rules is not None]):
+                if isinstance(n, A.Call) and isinstance(n.func, A.Name) and \
+                        n.func.id == "record":
+                    out |= {a.name for a in n.args if isinstance(a, A.KeywordArg)}
             self._any_fields = out
         return self._any_fields
 
@@ -202,6 +215,20 @@ class TypeCheck(CompilerState):
                      "arguments")
             return []
         return kwargs
+
+    def check_record(self, n: A.Call, base: list[A.Node], fields: list[A.KeywordArg]) -> None:
+        """record([RECORD,] NAME: VALUE ...): one record to copy at most, each
+        field named once, and something to make."""
+        if len(base) > 1:
+            self.err(base[1], "ARITY", "record() copies one record at most; name the "
+                     "other values (NAME: VALUE)")
+        if not fields and not base:
+            self.err(n, "ARITY", "record() needs named fields: record(count: 3, face: 5)")
+        seen: set[str] = set()
+        for kw in fields:
+            if kw.name in seen:
+                self.err(kw, "ARITY", f"'{kw.name}:' is given twice")
+            seen.add(kw.name)
 
     def check_original(self, n: A.Call, nargs: int) -> tuple[str, Definition] | None:
         """`original(...)`: (its target, its node), None outside an override."""

@@ -350,6 +350,8 @@ _CALLS: dict[str | None, Callable[..., str | None]] = {
     "next_of": lambda a, x, k, v: f"the one after {x[1]} in {x[0]}",
     "range": _c_range,
     "str": lambda a, x, k, v: f"{x[0]} as text",
+    "record": lambda a, x, k, v: (f"{x[0]} with " if x else "a record of ") + and_list(
+        [f"{name} {expr(value, v)}" for name, value in k.items()]),
     "joined": lambda a, x, k, v: f"{x[0]} in words, the last two joined by "
                                  f"{x[1] if len(x) > 1 else 'and'}",
     "plural": lambda a, x, k, v: f"the plural of {x[0]}" if len(x) < 2 else

@@ -38,9 +38,18 @@ def compatible(a: str, b: str) -> bool:
         return a not in ("int", "bool", "str") or b not in ("int", "bool", "str")
     if a.startswith("comp") and b.startswith("comp"):
         return a == "comp" or b == "comp" or a == b
+    if a.startswith("table") and b.startswith("table"):
+        return True  # (tables and records: their fields are checked where read)
     if is_list(a) and is_list(b):
         return compatible(elem(a), elem(b))
     return False
+
+
+def record_fields(t: str) -> list[str] | None:
+    """The fields of a record's type (`table:{count,face}`), None for another."""
+    if t.startswith("table:{") and t.endswith("}"):
+        return [f for f in t[7:-1].split(",") if f]
+    return None
 
 
 def of_value(v: Any) -> str:

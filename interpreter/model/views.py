@@ -104,10 +104,10 @@ def _leaves(value: Any) -> list:
     out, stack, seen = [], [value], set()
     while stack:
         v = stack.pop()
-        if isinstance(v, list):
+        if isinstance(v, (list, dict)):  # (a record's fields are its items)
             if id(v) not in seen:
                 seen.add(id(v))
-                stack.extend(reversed(v))
+                stack.extend(reversed(v if isinstance(v, list) else list(v.values())))
         else:
             out.append(v)
     return out
@@ -174,7 +174,7 @@ def hidden_comps(value: Any) -> list:
         return [value] if viewers(value.zone) is not None else []
     if type(value) is Secret:
         return [value]
-    if not isinstance(value, list):
+    if not isinstance(value, (list, dict)):
         return []
     return [c for c in _leaves(value) if type(c) is Comp and viewers(c.zone) is not None
             or type(c) is Secret]
@@ -200,6 +200,11 @@ def shown(value: Any, hide: Any, show: Callable[[Any], str] = display, sep: str 
             if depth < _DEEP:
                 return capped_join(sep, (text(x, depth + 1) for x in v))
             return capped_join(sep, (text(x, depth) for x in _leaves(v)))  # flat: no deeper
+        if isinstance(v, dict):  # a record: its fields, each hidden as it must be
+            if depth < _DEEP:
+                return "{" + capped_join(", ", (f"{k}: {text(x, depth + 1)}"
+                                                for k, x in v.items())) + "}"
+            return capped_join(sep, (text(x, depth) for x in _leaves(v)))
         return show(v)
     return cut(text(value))
 
@@ -223,6 +228,10 @@ def _value(v: Any, side: Side | None, depth: int = 0) -> Any:
         if depth < _DEEP:
             return [_value(x, side, depth + 1) for x in v]
         # deeper lists read as a text, a component the side may not see as its kind
+        return shown(v, {c for c in hidden_comps(v) if not sees(c, side)})
+    if isinstance(v, dict):  # a record (or a table's row): each field as the side may see it
+        if depth < _DEEP:
+            return {str(k): _value(x, side, depth + 1) for k, x in v.items()}
         return shown(v, {c for c in hidden_comps(v) if not sees(c, side)})
     if isinstance(v, bool) or v is None:
         return v

@@ -65,6 +65,15 @@ class Effects(GameState):
             if items:  # at the bottom: the next zone's own leave it before the end
                 self.move(items, zones[(i + 1) % len(zones)], False, say)
 
+    def piece_kind(self, kind: Any) -> str:
+        """A piece kind named by a value (`place 1 k of p at s`): one the
+        ruleset has, or a located error."""
+        if type(kind) is not str or kind not in self.program.piece_kinds:
+            named = repr(kind) if type(kind) is str else display(kind)
+            raise RuleError(f"{named} is not a piece kind (the pieces are "
+                            f"{', '.join(self.program.piece_kinds) or 'none'})")
+        return kind
+
     def place(self, piece: str, owner: Side | None, loc: Any, n: int | None,
               say: Say | None = None) -> int:
         if owner is None:

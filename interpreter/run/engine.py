@@ -446,6 +446,17 @@ class Game(Effects, Events, Decisions, GameLog):
                             if x is not None else f"cannot set .{name} of none")
         setattr(x, py_name(name), value)
 
+    def record(self, base: Any, fields: dict) -> Table:
+        """`record([r,] name: value ...)`: a record of named fields (a Table,
+        read as a YAML table's rows are), made anew or as r with some fields
+        given anew; never changed in place."""
+        if base is not None and not isinstance(base, dict):
+            raise RuleError(f"record() copies a record, not {kind_of(base)}")
+        out = Table()
+        for k, v in (*(base.items() if base is not None else ()), *fields.items()):
+            dict.__setitem__(out, k, v)
+        return out
+
     def key(self, table: Any, name: str) -> Any:
         """t.name of a table read from YAML."""
         if not isinstance(table, dict):

@@ -160,6 +160,7 @@ class Program:
         # attribute allow-lists for values whose type the checker did not know
         self.readable, self.writable = _allow_lists(rs)
         self.given = set(compiled.given)  # pieces that change hands between sides
+        self.piece_kinds = tuple(rs.pieces)  # what a piece kind named by a value may be
 
     @property
     def name(self) -> str:

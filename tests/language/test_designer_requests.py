@@ -705,3 +705,137 @@ stop: {after: {event: bumped, count: 2}}
     path.write_text(path.read_text().replace("{event: bumped}", "{event: bumpd}"))
     res = run_scenario_file(path)
     assert [d.code for d in res.diagnostics] == ["REF-UNDEF"]
+
+
+# ---------------------------------------------------------------- a piece kind chosen by value
+PIECES = "pieces:\n  cube: {supply: 10}\n  disc: {supply: 5}\n"
+KINDS = """phase talk {
+  for kind in ["cube", "disc"] {
+    place 1 kind of red at red.at
+  }
+  let which = "disc" if round % 2 == 0 else "cube"
+  transfer 1 which of red from red.at to blue.at
+  give 1 which from red to blue
+  remove 1 which of red from blue.at
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_a_piece_kind_may_be_named_by_a_value(make_ruleset, backend):
+    folder = race4(make_ruleset, rounds="    talk", more=KINDS, game_extra=PIECES)
+    game = played(folder, backend)
+    red, blue = game.players
+    # each round red places one of each, moves one of `which` (cube in rounds 1
+    # and 3, disc in 2 and 4) to blue's space, gives blue one from its supply
+    # and takes the moved one back: of 10 cubes 4 placed, 2 given, 2 back
+    assert (red.u_cube, red.u_disc, blue.u_cube, blue.u_disc) == (6, 1, 12, 7)
+    board = game.spaces
+    assert [sum(s.u_cube.counts[0] for s in board), sum(s.u_disc.counts[0] for s in board)] \
+        == [2, 2]  # (red moves on a space a round: its pieces lie on four spaces)
+    spelled = KINDS.replace("for kind in [\"cube\", \"disc\"] {\n    place 1 kind of red at "
+                            "red.at\n  }", "place 1 cube of red at red.at\n  place 1 disc of "
+                            "red at red.at")
+    written = played(race4(make_ruleset, rounds="    talk", more=spelled, game_extra=PIECES,
+                           folder=folder.parent / "spelled"), backend)
+    assert texts(written) == texts(game)
+
+
+def test_a_value_that_names_no_piece_kind_is_a_located_error(make_ruleset):
+    bad = KINDS.replace('let which = "disc"', 'let which = "at"')
+    folder = race4(make_ruleset, rounds="    talk", more=bad, game_extra=PIECES)
+    text = (folder / "race.rules").read_text()
+    with pytest.raises(DiagnosticError) as e:
+        played(folder)
+    line, col = locate(text, "transfer 1 which")
+    assert f"race.rules:{line}:{col}: RUNTIME 'at' is not a piece kind (the pieces are " \
+           "cube, disc) (in phase talk, round 2)" in str(e.value)
+
+
+def test_a_name_for_a_piece_kind_must_hold_a_text(make_ruleset):
+    bad = KINDS.replace('let which = "disc" if round % 2 == 0 else "cube"', "let which = 3")
+    folder = race4(make_ruleset, rounds="    talk", more=bad, game_extra=PIECES)
+    text = (folder / "race.rules").read_text()
+    assert ("TYPE", "race.rules", *locate(text, "transfer 1 which"),
+            "'which' names a piece kind here: it must hold a text, not a number") in errors(folder)
+    folder = race4(make_ruleset, rounds="    talk", more=KINDS.replace("kind of", "knd of"),
+                   game_extra=PIECES, folder=folder.parent / "undef")
+    assert [e[0] for e in errors(folder)] == ["REF-UNDEF"]
+
+
+# ---------------------------------------------------------------- records
+RECORDS = """phase talk {
+  let bid = record(count: round, face: 5)
+  let raised = record(bid, count: bid.count + 1)
+  let bids = [bid, raised, record(count: 9, face: 1, by: red)]
+  log "bid {bid.count}x{bid.face} raised {raised} best {most(bids, b => b.count)[0].by}"
+  red.laps += sum(bids, b => b.count)
+  if bid == record(face: 5, count: round) { blue.laps += 1 }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["fast", "reference"])
+def test_a_record_holds_named_fields(make_ruleset, backend):
+    game = played(race4(make_ruleset, rounds="    talk", more=RECORDS), backend)
+    assert "bid 2x5 raised {count: 3, face: 5} best red" in texts(game)
+    red, blue = game.players
+    assert (red.u_laps, blue.u_laps) == (1 + 2 + 9 + 2 + 3 + 9 + 3 + 4 + 9 + 4 + 5 + 9, 4)
+
+
+@pytest.mark.parametrize("edit, code, needle, message", [
+    ("bid.face}", "REF-UNDEF", "bid.fase", "this record has no field 'fase' (its fields: count, face)"),
+    ("record(count: 9, face: 1, by: red)", "ARITY", "face: 2", "'face:' is given twice"),
+    ("record(bid, count: bid.count + 1)", "ARITY", "bids, count", "record() copies one record at most; "
+     "name the other values (NAME: VALUE)"),
+    ("record(count: round, face: 5)", "TYPE", "3, face", "the record record() copies must be "
+     "a table, not a number"),
+])
+def test_records_are_checked_where_written(make_ruleset, edit, code, needle, message):
+    bad = {"bid.face}": "bid.fase}",
+           "record(count: 9, face: 1, by: red)": "record(count: 9, face: 1, face: 2)",
+           "record(bid, count: bid.count + 1)": "record(bid, bids, count: 1)",
+           "record(count: round, face: 5)": "record(3, face: 5)"}[edit]
+    rules = RECORDS.replace("let bids = [bid, raised,", "let bids = [bid, raised,") \
+        .replace(edit, bad, 1)
+    if edit == "record(bid, count: bid.count + 1)":
+        rules = rules.replace("let raised = record(bid, bids, count: 1)",
+                              "let bids = []\n  let raised = record(bid, bids, count: 1)") \
+            .replace("let bids = [bid, raised,", "let more = [bid, raised,")
+    folder = race4(make_ruleset, rounds="    talk", more=rules)
+    text = (folder / "race.rules").read_text()
+    got = [e for e in errors(folder) if e[0] == code]
+    assert got and got[0][4] == message and got[0][2:4] == locate(text, needle), got
+
+
+def test_a_hidden_card_in_a_record_stays_hidden(make_ruleset):
+    rules = """phase talk {
+  if round == 1 {
+    for p in players { draw 2 from deck to p.hand }
+  }
+  let r = record(card: red.hand.top, n: round)
+  red.laps = r.n
+  red.kept = r
+  log "kept {r} and {[r]}"
+}
+"""
+    edits = {**HANDS, "    laps: 0             # laps completed\n":
+             "    laps: 0             # laps completed\n    kept: null\n"}
+    folder = race4(make_ruleset, rounds="    talk", more=rules, game_edits=edits,
+                   files={"cards.yaml": CARDS})
+    game = played(folder)
+    red, blue = game.players
+    top = red.u_hand.items[0].id
+    seen = {p.id: [e["text"] for e in log_for(game, p) if e["text"].startswith("kept")]
+            for p in (red, blue)}
+    assert seen["blue"][0] == "kept {card: a card, n: 1} and {card: a card, n: 1}"
+    assert seen["red"][0] == f"kept {{card: {top}, n: 1}} and {{card: {top}, n: 1}}"
+    from interpreter.model.views import view_for
+    assert view_for(game, blue)["sides"]["red"]["variables"]["kept"] == {"card": {"hidden": "card"}, "n": 4}
+    assert view_for(game, red)["sides"]["red"]["variables"]["kept"] == {"card": top, "n": 4}
+
+
+def test_docs_read_records(make_ruleset):
+    text = reference(race4(make_ruleset, rounds="    talk", more=RECORDS))
+    assert "Let bid be a record of count the round number and face 5." in text
+    assert "Let raised be bid with count bid's count plus 1." in text
