@@ -329,6 +329,11 @@ class Checker(TypeCheck):
         if t in ("int", "bool", "str", "none", "side", "space"):
             self.err(node, "TYPE", f"only components move between zones, not {_tname(t)}")
 
+    def check_host(self, node: A.Node, t: str) -> None:
+        """What something is attached to: one component."""
+        if not (t == "any" or t.startswith("comp")):
+            self.err(node, "TYPE", f"components are attached to a component, not {_tname(t)}")
+
     def check_revealed(self, node: A.Node, t: str) -> None:
         if t in ("int", "bool", "str", "none", "side", "space", "row"):
             self.err(node, "TYPE", f"only components are revealed, not {_tname(t)}")

@@ -25,7 +25,7 @@ PUBLIC_FIELDS = ("kind", "zone", "holder")
 
 BUILTIN_FIELDS = {"side": {"id", "name", "index", "is_player", "bot"},
                   "space": {"id", "index"},
-                  "comp": {"id", "kind", "index", "zone", "holder"}}
+                  "comp": {"id", "kind", "index", "zone", "holder", "host", "attached"}}
 
 
 # Every name that is a built-in field of some kind of value (zones and piece
@@ -257,7 +257,7 @@ _DRAWING_BUILTINS = frozenset({"random", "shuffled"})
 
 
 # statements that change the game (a `summary` may not hold them)
-_EFFECTS = (A.Move, A.Place, A.Remove, A.Transfer, A.Roll, A.Shuffle, A.Cycle, A.Draw, A.Give,
+_EFFECTS = (A.Move, A.Attach, A.Detach, A.Place, A.Remove, A.Transfer, A.Roll, A.Shuffle, A.Cycle, A.Draw, A.Give,
             A.Pay, A.Choose, A.Trigger, A.Reveal, A.Window, A.Turn, A.Win, A.EndGame, A.Return)
 
 

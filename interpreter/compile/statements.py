@@ -346,7 +346,8 @@ class Statements(CompilerState):
             # moves it; one with handlers or abilities, or a log, takes its way
             m, z = self.fresh("m"), self.fresh("z")
             for line in [f"{m} = {wc}",
-                         f"if {m} is not None and not {m}._hooks and not G.logging:",
+                         f"if {m} is not None and not {m}._hooks and {m}._att is None and "
+                         "not G.logging:",
                          f"    {m}._seen = None",
                          f"    {z} = {m}.zone",
                          f"    if {z} is not None: {z}.items.remove({m})",
@@ -357,6 +358,18 @@ class Statements(CompilerState):
                 self.emit(ind, line, s.span)
             return
         self.emit(ind, f"G.move({wc}, {dc}, {top}{say})", s.span)
+
+    def s_Attach(self, s: A.Attach, scope: Scope, ind: int) -> None:
+        wc, wt = self.expr(s.what, scope)
+        self.check_moved(s.what, wt)
+        hc, ht = self.expr(s.host, scope)
+        self.check_host(s.host, ht)
+        self.emit(ind, f"G.attach({wc}, {hc})", s.span)
+
+    def s_Detach(self, s: A.Detach, scope: Scope, ind: int) -> None:
+        wc, wt = self.expr(s.what, scope)
+        self.check_moved(s.what, wt)
+        self.emit(ind, f"G.detach({wc})", s.span)
 
     def s_Roll(self, s: A.Roll, scope: Scope, ind: int) -> None:
         code, t = self.expr(s.what, scope)

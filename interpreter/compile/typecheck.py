@@ -111,6 +111,10 @@ class TypeCheck(CompilerState):
             return ("zone", False)
         if name == "holder":
             return ("side", False)
+        if name == "host":
+            return ("comp", False)
+        if name == "attached":
+            return ("list:comp", False)
         if name in rs.pieces:
             return ("row", False)
         kinds = [rs.kinds[t[5:]]] if t.startswith("comp:") and t[5:] in rs.kinds else \
@@ -124,7 +128,7 @@ class TypeCheck(CompilerState):
         if found:  # one kind, or several: the type is known when they agree
             types = {f[0] for f in found}
             return (types.pop() if len(types) == 1 else "any", any(f[1] for f in found))
-        known = ["id", "kind", "zone", "holder", *rs.pieces]
+        known = ["id", "kind", "zone", "holder", "host", "attached", *rs.pieces]
         for k in kinds:
             known += list(k.attributes) + list(k.properties)
         what = f"component of kind {kinds[0].name!r}" if len(kinds) == 1 else "component"

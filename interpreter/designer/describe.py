@@ -198,6 +198,15 @@ def _move(s, v):
     return Line(f"Move {expr(s.what, v)} to {expr(s.dest, v)}{where}{_logged(s, v)}.")
 
 
+def _attach(s, v):
+    return Line(f"Attach {expr(s.what, v)} to {expr(s.host, v)} (in its zone; it goes where "
+                f"that goes).")
+
+
+def _detach(s, v):
+    return Line(f"Detach {expr(s.what, v)} from what it is attached to (it stays where it is).")
+
+
 def _place(s, v):
     return Line(f"Place {_count(s.count, s.piece, v, expr(s.owner, v))} at {expr(s.loc, v)}"
                 f"{_logged(s, v)}.")
@@ -452,7 +461,7 @@ def _module(m, v):
 
 STATEMENTS = {A.Let: _let, A.Assign: _assign, A.If: _if, A.For: _for, A.While: _while,
               A.Repeat: _repeat, A.Around: _around, A.Drop: _drop, A.Return: _return, A.Break: _break, A.Continue: _continue,
-              A.Log: _log, A.Move: _move, A.Place: _place, A.Remove: _remove,
+              A.Log: _log, A.Move: _move, A.Attach: _attach, A.Detach: _detach, A.Place: _place, A.Remove: _remove,
               A.Transfer: _transfer, A.Roll: _roll, A.Shuffle: _shuffle, A.Cycle: _cycle, A.Draw: _draw,
               A.Give: _give, A.Pay: _pay, A.Option: _option, A.SomeOption: _some, A.NumberOption: _number,
               A.Choose: _choose, A.Trigger: _trigger, A.Reveal: _reveal, A.Window: _window,

@@ -238,6 +238,19 @@ class Move(Node):
 
 
 @dataclass(eq=False, repr=False)
+class Attach(Node):
+    """`attach X to HOST`: X (a component or a list) lies with HOST."""
+    what: Node
+    host: Node
+
+
+@dataclass(eq=False, repr=False)
+class Detach(Node):
+    """`detach X`: X no longer lies with its host (it stays where it is)."""
+    what: Node
+
+
+@dataclass(eq=False, repr=False)
 class Place(Node):
     count: Node | None  # None means all
     piece: str

@@ -215,6 +215,12 @@ class _Build(Transformer):
         what, dest, pos, log = items
         return A.Move(what, dest, str(pos) if pos else "top", log, span=self._span(meta))
 
+    def attach_stmt(self, meta, items):
+        return A.Attach(items[0], items[1], span=self._span(meta))
+
+    def detach_stmt(self, meta, items):
+        return A.Detach(items[0], span=self._span(meta))
+
     def log_clause(self, meta, items):
         return items[0]
 

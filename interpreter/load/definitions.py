@@ -13,7 +13,8 @@ _PLACES = re.compile(r"\{([a-z][a-z0-9_]*)(\.name)?\}")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*\Z")  # a component id (components.schema.json)
 
 RESERVED_ATTRS = {"id", "name", "index", "is_player", "bot"}  # built into every side
-COMP_RESERVED = {"id", "kind", "index", "zone", "holder"}  # built into every component
+# built into every component
+COMP_RESERVED = {"id", "kind", "index", "zone", "holder", "host", "attached"}
 SPACE_RESERVED = {"id", "index"}  # built into every space
 
 

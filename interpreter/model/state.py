@@ -159,6 +159,31 @@ class Comp(Entity):
         z = self.zone
         return z.holder if z is not None else None
 
+    # what it is attached to and what is attached to it (`attach`), None for
+    # neither: the engine's moves carry the attached along (Effects.move)
+    _att: Attachment | None = None
+
+    @property
+    def host(self) -> Comp | None:
+        a = self._att
+        return a.host if a is not None else None
+
+    @property
+    def attached(self) -> FrozenList:
+        a = self._att
+        return FrozenList(a.guests) if a is not None else FrozenList()
+
+
+class Attachment:
+    """A component's place among attachments: its host (or None) and the
+    components attached to it, in the order attached."""
+
+    __slots__ = ("host", "guests")
+
+    def __init__(self) -> None:
+        self.host: Comp | None = None
+        self.guests: list[Comp] = []
+
 
 class Zone(Entity):
     """An ordered collection of components; items[0] is the top."""

@@ -245,6 +245,8 @@ def _comp(c: Comp, side: Side | None, program: ProgramLike) -> dict:
     out = {"id": c.id, "kind": c.kind}
     for name in list(kd.attributes) + list(kd.properties):
         out[name] = _value(getattr(c, py_name(name), None), side)
+    if c.host is not None:  # attached to another (`attach`): which, as the side may see it
+        out["host"] = _value(c.host, side)
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, Sequence
 
-from ..model.state import Comp, Side, Zone, display, py_name
+from ..model.state import Attachment, Comp, Side, Zone, display, py_name
 from .builtins import RuleError, kind_of
 from .gamelog import public_place
 from .gamestate import GameState, Say
@@ -34,7 +34,9 @@ class Effects(GameState):
                 if self.fuel < 0:
                     self.out_of_steps()
         moved: list[tuple[Comp, Zone | None]] | None = [] if self.logging else None
+        carried = False  # (some of them are attached, or have something attached)
         for c in items:
+            carried = carried or c._att is not None
             z = c.zone
             c._seen = None  # what a reveal showed was where it lay
             if c._hooks and (z is not None and z.live) != dest.live:
@@ -50,6 +52,105 @@ class Effects(GameState):
                 moved.append((c, z))
         if moved and say is not False:
             self._log_moves(moved, dest, top, say, items if type(what) is Zone else what)
+        if carried:
+            self._carry(items, dest, say is not False)
+
+    # ---------------------------------------------------------------- attachments
+    def attach(self, what: Any, host: Any) -> None:
+        """`attach X to HOST`: each X comes off what it was attached to, lies
+        in HOST's zone right after HOST and what is already attached to it,
+        and from then on goes where HOST goes."""
+        if type(host) is not Comp:
+            raise RuleError(f"components are attached to a component, not {kind_of(host)}")
+        if host.zone is None:
+            raise RuleError(f"{host.id} lies nowhere: nothing can be attached to it")
+        for c in _comps(what, "attached"):
+            up: Comp | None = host
+            while up is not None:  # not to itself, nor to what is attached to it
+                if up is c:
+                    raise RuleError(f"{c.id} cannot be attached to {host.id}: "
+                                    f"{'it is the same component' if host is c else 'that is attached to it'}")
+                up = up.host
+            self.fuel -= 1
+            if self.fuel < 0:
+                self.out_of_steps()
+            self._unhook(c)
+            ha = host._att
+            if ha is None:
+                ha = host._att = Attachment()
+            last = ha.guests[-1] if ha.guests else host
+            while last._att is not None and last._att.guests:  # after the whole group
+                last = last._att.guests[-1]
+            if c.zone is not host.zone:
+                self.move(c, host.zone, True)  # (what is attached to c comes along)
+            items = host.zone.items
+            group = [g for g in _group(c) if g.zone is host.zone]
+            for g in group:
+                items.remove(g)
+            at = items.index(last) + 1
+            items[at:at] = group
+            ca = c._att
+            if ca is None:
+                ca = c._att = Attachment()
+            ca.host = host
+            ha.guests.append(c)
+            if self.logging:
+                self._log_attach(c, host, True)
+
+    def detach(self, what: Any) -> None:
+        """`detach X`: X comes off its host and stays where it lies."""
+        for c in _comps(what, "detached"):
+            host = c.host
+            if host is not None:
+                self._unhook(c)
+                if self.logging:
+                    self._log_attach(c, host, False)
+
+    def _unhook(self, c: Comp) -> None:
+        """c off its host, if it has one (what is attached to c stays so)."""
+        a = c._att
+        if a is None or a.host is None:
+            return
+        host, a.host = a.host, None
+        ha = host._att
+        assert ha is not None  # (a host's own record lists c)
+        ha.guests.remove(c)
+        if not ha.guests and ha.host is None:
+            host._att = None
+        if not a.guests:
+            c._att = None
+
+    def _carry(self, items: Sequence[Comp], dest: Zone, logged: bool) -> None:
+        """After a move: what moved on its own comes off its host; what is
+        attached to a moved component follows it into `dest`, right after it."""
+        moving = {id(c) for c in items}
+        for c in items:
+            a = c._att
+            if a is not None and a.host is not None and id(a.host) not in moving:
+                self._unhook(c)
+        work = [c for c in items if c._att is not None and c._att.guests]
+        while work:
+            c = work.pop(0)
+            assert c._att is not None
+            for g in c._att.guests:
+                if id(g) in moving:
+                    continue
+                moving.add(id(g))
+                z = g.zone
+                if g._hooks and (z is not None and z.live) != dest.live:
+                    self._relive(g, dest.live)
+                if z is not None:
+                    z.items.remove(g)
+                g._seen = None
+                at = dest.items.index(c)
+                while at + 1 < len(dest.items) and dest.items[at + 1].host is c:
+                    at += 1  # after those already carried
+                dest.items.insert(at + 1, g)
+                g.zone = dest
+                if self.logging and logged:
+                    self._log_moves([(g, z)], dest, True, None, g)
+                if g._att is not None and g._att.guests:
+                    work.append(g)
 
     def cycle(self, zones: Any, say: Say | None = None) -> None:
         """`cycle ZONES`: every zone's components pass, all at once and in
@@ -328,6 +429,11 @@ class Effects(GameState):
         if not sides:
             return
         ids = frozenset(s.id for s in sides)
+        if any(type(c) is Comp and c._att is not None for c in comps):
+            # what is attached to a shown component is shown with it
+            seen: set[int] = set()
+            comps = [g for c in comps for g in (_group(c) if type(c) is Comp else [c])
+                     if id(g) not in seen and not seen.add(id(g))]  # type: ignore[func-returns-value]
         self.fuel -= len(comps)
         if self.fuel < 0:
             self.out_of_steps()
@@ -357,7 +463,7 @@ class Effects(GameState):
                 c = src.items[at]
             else:
                 c = src.items[0]
-            if c._hooks or self.logging or type(dst) is not Zone:
+            if c._hooks or c._att is not None or self.logging or type(dst) is not Zone:
                 self.move(c, dst, False, False)
             else:  # move()'s common case, where the drawn component lies known
                 c._seen = None
@@ -368,3 +474,23 @@ class Effects(GameState):
         if self.logging:
             self._log_draw(drawn, src, dst, say, drawn)
         return drawn
+
+
+def _comps(what: Any, verb: str) -> list[Comp]:
+    """The components a statement names (one, a list, or none)."""
+    items = [] if what is None else [what] if type(what) is Comp else \
+        list(what) if isinstance(what, list) else None
+    if items is None or any(type(c) is not Comp for c in items):
+        raise RuleError(f"only components are {verb}, not {kind_of(what)}")
+    return items
+
+
+def _group(c: Comp) -> list[Comp]:
+    """c and what is attached to it, and to those, depth first."""
+    out, stack = [], [c]
+    while stack:
+        x = stack.pop()
+        out.append(x)
+        if x._att is not None:
+            stack.extend(reversed(x._att.guests))
+    return out

@@ -58,7 +58,7 @@ __all__ = ["BACKENDS", "Game", "Program", "Rig", "StopGame", "active_seats", "lo
 # built-in fields of sides, spaces and components (not stored under u_<name>)
 _FIELDS = {Side: frozenset({"id", "name", "index", "is_player", "bot"}),
            Space: frozenset({"id", "index"}),
-           Comp: frozenset({"id", "kind", "index", "zone", "holder"})}
+           Comp: frozenset({"id", "kind", "index", "zone", "holder", "host", "attached"})}
 
 
 class Rig:

@@ -338,6 +338,25 @@ class GameLog(GameState):
                                              player=player.id, **extra):
             self.say_secret(text, seers, others, decision=name, player=player.id, **extra)
 
+    def _log_attach(self, comp: Comp, host: Comp, on: bool) -> None:
+        """`attach` / `detach`: "c2 is attached to c1"; a component some
+        seat may not see reads to it as 'a card'."""
+        words = self.program.words
+        verb = "is attached to" if on else "comes off"
+        kc, kh = knowers(comp), knowers(host)
+        text = f"{words.comp(comp)} {verb} {words.comp(host)}"
+        kind = "attach" if on else "detach"
+        event = {"kind": kind, "item": item(words, comp), "host": item(words, host)}
+        if kc is None and kh is None:
+            self.say(text, event=event)
+            return
+        seers = kc if kh is None else kh if kc is None else kc & kh
+        others = (f"{words.comp(comp) if kc is None else count_of([comp])} {verb} "
+                  f"{words.comp(host) if kh is None else count_of([host])}")
+        self.say_secret(text, seers, others, event=event, others_event={
+            "kind": kind, "item": item(words, comp) if kc is None else counts([comp]),
+            "host": item(words, host) if kh is None else counts([host])})
+
     def _log_reveal(self, comp: Comp, sides: list[Side]) -> None:
         """`reveal`: the component is named to those shown it (and to those
         who could see it anyway); the others read that something was shown."""

@@ -214,7 +214,8 @@ def _allow_lists(rs: Ruleset) -> tuple[dict[Any, set[str]], dict[Any, set[str]]]
     }
     writable = {Side: set(rs.side_vars), Space: set()}
     for kind, kd in rs.kinds.items():
-        readable[kind] = {"id", "kind", "index", "zone", "holder"} | set(kd.attributes) | \
+        readable[kind] = {"id", "kind", "index", "zone", "holder", "host", "attached"} | \
+            set(kd.attributes) | \
             set(kd.properties) | pieces
         writable[kind] = set(kd.properties)
     return readable, writable
