@@ -27,6 +27,7 @@ CONFIGS = [
     ("scarface_1920", None, ["job-draft=true", "customized-deck=true"]),
     ("scarface_1920", "solo", []),
     ("scarface_1920", "solo", ["difficulty=hard"]),
+    ("examples/auction", None, []),  # bids entered as numbers
 ]
 
 

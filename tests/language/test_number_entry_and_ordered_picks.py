@@ -326,3 +326,18 @@ def test_docs_read_picks_in_order(make_ruleset):
     text = reference(hands_game(make_ruleset))
     assert "one at a time in an order of one's own" in text
     assert "call the picked ones played (in the order picked)" in text
+
+
+def test_the_forward_model_and_a_search_take_a_number_entry():
+    from interpreter.run.engine import load_program
+    from interpreter.run.forward import Position, Recipe
+    from interpreter.search.agents import make_agent
+    program, _ = load_program(RULES / "examples" / "auction")
+    pos = Position(Recipe(program, 3, {}, 3))
+    assert pos.asking.decision == "bid" and pos.legal()[:3] == ["1", "2", "3"]
+    assert pos.legal()[-1] == "pass" and len(pos.legal()) == 16  # 1 to 15, or pass
+    after = pos.apply("7")
+    assert after.game.v_high_bid == 7
+    agent = make_agent("mcts:30", 1, 0)
+    game = Game(program, seed=2, agents=[agent, RandomAgent(2), RandomAgent(3)], players=3).run()
+    assert any(d == "bid" and who == "ann" for who, d, _ in game.history)
