@@ -9,7 +9,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "interpreter"
 # the ground floor first
 FLOORS = ["support", "language", "load", "model", "compile", "run", "search", "bridges", "designer",
-          "cli"]
+          "serve", "cli"]
 
 
 def imports(path: Path) -> list[tuple[str, int]]:

@@ -60,9 +60,11 @@ from . import (  # noqa: E402
     play,
     report,
     schema,
+    serve,
     simulate,
     validate,
 )
 
-for _command in (bench, coverage, docs, info, lint, new, play, report, schema, simulate, validate):
+for _command in (bench, coverage, docs, info, lint, new, play, report, schema, serve, simulate,
+                 validate):
     main.add_command(_command.command)

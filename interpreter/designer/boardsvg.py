@@ -180,8 +180,9 @@ def _label(rs, sid, values) -> str:
     return str(name) if isinstance(name, str) and name else sid
 
 
-def svg(rs: Ruleset, title: str = "the board") -> str:
-    """The board as an SVG element (text), or "" when it has no spaces."""
+def svg(rs: Ruleset, title: str = "the board", marks: dict[str, str] | None = None) -> str:
+    """The board as an SVG element (text), or "" when it has no spaces;
+    `marks`: a line of words to write under some spaces (what lies there)."""
     pos = layout(rs)
     if not pos:
         return ""
@@ -218,12 +219,15 @@ def svg(rs: Ruleset, title: str = "the board") -> str:
         x, y = pos[sid]
         label = _label(rs, sid, values)
         facts = ", ".join(f"{k}: {v}" for k, v in values.items() if k != "name")
-        tip = sid + (f" ({facts})" if facts else "")
+        mark = (marks or {}).get(sid, "")
+        tip = sid + (f" ({facts})" if facts else "") + (f": {mark}" if mark else "")
+        under = f'<text x="{x}" y="{y + 41}" text-anchor="middle" font-size="10" ' \
+            f'fill="#8a2a00">{escape(mark[:48])}</text>' if mark else ""
         out.append(f'<g><title>{escape(tip)}</title>'
-                   f'<circle cx="{x}" cy="{y}" r="14" fill="#ffffff" stroke="#333333" '
-                   'stroke-width="1.5"/>'
+                   f'<circle cx="{x}" cy="{y}" r="14" fill="{"#ffe9b3" if mark else "#ffffff"}" '
+                   'stroke="#333333" stroke-width="1.5"/>'
                    f'<text x="{x}" y="{y + 28}" text-anchor="middle">{escape(label[:40])}</text>'
-                   '</g>')
+                   f'{under}</g>')
     for i, (text, colour, dash) in enumerate(legend):
         y = top + 16 * i
         extra = f' stroke-dasharray="{dash}"' if dash else ""

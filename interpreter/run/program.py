@@ -188,9 +188,10 @@ class Program:
         space's and component's fields with its shared zero rows, which
         locations get rows of their own, and where components start."""
         lay = self._layouts.get(nsides)
-        if lay is None:
-            lay = self._layouts[nsides] = _Layout(self.template, *self.rows(nsides))
+        if lay is None:  # made whole before it is kept: games in threads may share a program
+            lay = _Layout(self.template, *self.rows(nsides))
             lay.build = builder(self.template, lay, nsides)
+            self._layouts[nsides] = lay
         return lay
 
     def span_of(self, lineno: int) -> A.Span:

@@ -1,0 +1,1 @@
+"""`rulebook serve`: every ruleset's games at a table in the browser."""
