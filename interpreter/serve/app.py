@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..run.engine import Program, with_players
 from ..support.diagnostics import DiagnosticError
 from .pages import fragment, render, static_file
-from .replay import rounds_of
+from .replay import marks, rounds_of
 from .replay import step as replay_step
 from .seatview import DESIGNER, HOST, PUBLIC
 from .tables import AGENTS, PERSON, Seat, Table, random_seed, seats_for
@@ -51,7 +51,7 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.conns: dict[str, set[tuple[WebSocket, str]]] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.round_index: dict[tuple[str, int], list[int]] = {}
+        self.round_index: dict[tuple[str, int], list[tuple[int, str | None]]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
@@ -106,8 +106,8 @@ class Server:
         for t in self.tables.values():
             t.stop()
 
-    def rounds(self, table: Table) -> list[int]:
-        """The round of each recorded choice of a table (for the replay viewer)."""
+    def rounds(self, table: Table) -> list[tuple[int, str | None]]:
+        """(round, whose turn) at each recorded choice of a table (for the replay viewer)."""
         n = len(table.game.history) if table.game is not None else len(table.replay)
         key = (table.tid, n)
         if key not in self.round_index:
@@ -146,8 +146,9 @@ class Server:
 
     def message(self, table: Table, key: str) -> str:
         with table.lock:  # (the page, its decision's number and the end, of one moment)
-            return json.dumps({"html": self.page_fragment(table, key), "seq": table.seq,
-                               "over": table.finished})
+            seq, over = table.shown
+            return json.dumps({"html": self.page_fragment(table, key), "seq": seq,
+                               "over": over})
 
     @staticmethod
     def page_fragment(table: Table, key: str) -> str:
@@ -285,15 +286,13 @@ def make_app(server: Server) -> Starlette:
             at = 0
         loop = asyncio.get_running_loop()
         shown = await loop.run_in_executor(None, replay_step, table, at, shown_as)
-        rounds = await loop.run_in_executor(None, server.rounds, table)
-        firsts: dict[int, int] = {}
-        for i, r in enumerate(rounds):
-            firsts.setdefault(r, i)
+        rounds, turns = marks(await loop.run_in_executor(None, server.rounds, table),
+                              shown["at"])
         return HTMLResponse(render(
             "replay.html", title=f"replay of table {table.tid}", tid=table.tid,
             at=shown["at"], total=shown["total"], key=shown_as,
             shown_as=dict(views).get(shown_as, shown_as), views=views,
-            rounds=sorted(firsts.items()), fragment=_markup(fragment(shown, rs))))
+            rounds=rounds, turns=turns, fragment=_markup(fragment(shown, rs))))
 
     async def static(request: Request) -> Response:
         got = static_file(request.path_params["name"])

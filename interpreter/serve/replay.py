@@ -31,21 +31,25 @@ class _Stop:
 
 
 class _Noting(ScriptedAgent):
-    """Replays the script, noting the round of each recorded choice."""
+    """Replays the script, noting the round and whose turn it is at each
+    recorded choice."""
 
-    def __init__(self, script: list, rounds: list[int], game_of: Any):
+    def __init__(self, script: list, rounds: list[tuple[int, str | None]], game_of: Any):
         super().__init__(script, fallback=_Stop())
         self.rounds = rounds
         self.game_of = game_of
 
-    def pick(self, d: Any) -> int:
+    def _note(self) -> None:
         if self.script:
-            self.rounds.append(self.game_of().round)
+            game = self.game_of()
+            self.rounds.append((game.round, game.current.id if game.current else None))
+
+    def pick(self, d: Any) -> int:
+        self._note()
         return super().pick(d)
 
     def pick_some(self, d: Any) -> list[int] | None:
-        if self.script:
-            self.rounds.append(self.game_of().round)
+        self._note()
         return super().pick_some(d)
 
 
@@ -60,7 +64,7 @@ class Frame:
     hot_seat: bool = False
 
 
-def replayed(table: Any, k: int, rounds: list[int] | None = None) -> Game:
+def replayed(table: Any, k: int, rounds: list[tuple[int, str | None]] | None = None) -> Game:
     """The table's game replayed up to (not including) recorded choice k."""
     choices = list(table.game.history) if table.game is not None else list(table.replay)
     script = [Step(p, label, name) for p, name, label in choices[:k]]
@@ -97,9 +101,24 @@ def step(table: Any, k: int, key: str) -> dict:
     return shown
 
 
-def rounds_of(table: Any) -> list[int]:
-    """The round of each recorded choice (replayed once, to the end)."""
-    rounds: list[int] = []
+def rounds_of(table: Any) -> list[tuple[int, str | None]]:
+    """(round, whose turn) at each recorded choice (replayed once, to the end)."""
+    rounds: list[tuple[int, str | None]] = []
     replayed(table, len(table.game.history) if table.game is not None else len(table.replay),
              rounds)
     return rounds
+
+
+def marks(rounds: list[tuple[int, str | None]], at: int) -> tuple[list, list]:
+    """Where the viewer may jump: [(round, its first step)], and, in the round
+    of step `at`, [(whose turn, its first step)] (a turn: consecutive choices
+    in one side's turn)."""
+    firsts: dict[int, int] = {}
+    for i, (r, _) in enumerate(rounds):
+        firsts.setdefault(r, i)
+    here = rounds[min(at, len(rounds) - 1)][0] if rounds else None
+    turns: list = []
+    for i, (r, who) in enumerate(rounds):
+        if r == here and who is not None and (i == 0 or rounds[i - 1] != (r, who)):
+            turns.append((who, i))
+    return sorted(firsts.items()), turns

@@ -93,6 +93,7 @@ class Table:
         self.error: str | None = None
         self.snapshot: Snapshot | None = None
         self.pages: dict[str, str] = {}  # key -> the HTML of its picture
+        self.shown = (0, False)
         self.thread: threading.Thread | None = None
         self.created = time.time()
 
@@ -148,8 +149,8 @@ class Table:
             self.finished = True
         with self.lock:
             self.asking = None
-        self.refresh()
         self.save()
+        self.refresh()
 
     def stop(self) -> None:
         """End the game's thread (the table itself stays as it was saved)."""
@@ -167,8 +168,8 @@ class Table:
             self.seq += 1
             self.asking = (seat, d)
             self.answer = None
+        self.save()  # kept before anyone is shown it: a restart shows nothing unsaved
         self.refresh()
-        self.save()
         with self.lock:
             while True:
                 if self.stopping:
@@ -243,6 +244,7 @@ class Table:
             asking = self.asking
             self.snapshot = snapshot(self, game, asking)
             self.pages = {}  # (each made into HTML once, when a browser of it is sent it)
+            self.shown = (self.seq, self.finished)  # the decision and the end it shows
         self.publish(self)
 
     def page(self, key: str) -> str:
