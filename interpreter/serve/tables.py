@@ -37,6 +37,7 @@ from .seatview import Snapshot, snapshot
 PERSON = "person"
 AGENTS = ("random", "first", "bot", "mcts")  # what an empty seat may be given
 STATE_FORMAT = 1
+_NOTHING = object()  # no answer yet
 
 
 def new_token() -> str:
@@ -48,15 +49,6 @@ class Seat:
     sid: str  # the seat's id in the ruleset
     agent: str  # PERSON, or an agent spec (random, first, bot, mcts, mcts:N ...)
     token: str = field(default_factory=new_token)
-
-
-class Answer:
-    """What a browser sent for the decision waited on: an option's index, or
-    a "choose some" selection's label, or a number entry's number."""
-
-    def __init__(self, seq: int, choice: Any):
-        self.seq = seq
-        self.choice = choice
 
 
 class Table:
@@ -87,7 +79,7 @@ class Table:
         # counts the decisions put to people, across restarts and undos: an
         # answer names the one it is for, so an old page's answer is refused
         self.seq = seq
-        self.answer: Answer | None = None
+        self.answer: Any = _NOTHING  # the choice a browser sent, checked
         self.stopping = False
         self.finished = False
         self.error: str | None = None
@@ -167,7 +159,7 @@ class Table:
         with self.lock:
             self.seq += 1
             self.asking = (seat, d)
-            self.answer = None
+            self.answer = _NOTHING
         self.save()  # kept before anyone is shown it: a restart shows nothing unsaved
         self.refresh()
         with self.lock:
@@ -175,8 +167,8 @@ class Table:
                 if self.stopping:
                     raise StopGame()
                 got = self.answer
-                if got is not None:  # (answer_from checked it)
-                    self.answer = None
+                if got is not _NOTHING:  # (answer_from checked it)
+                    self.answer = _NOTHING
                     return self._valid(d, got)
                 self.lock.wait()
 
@@ -194,10 +186,10 @@ class Table:
             if seq != self.seq:
                 return "that decision has been answered already"
             try:
-                self._valid(d, Answer(seq, choice))
+                self._valid(d, choice)
             except ValueError as e:
                 return str(e)
-            self.answer = Answer(seq, choice)
+            self.answer = choice
             self.asking = None
             self.lock.notify_all()
         return None
@@ -206,10 +198,10 @@ class Table:
         return token == seat.token or (self.hot_seat and token == self.host)
 
     @staticmethod
-    def _valid(d: Any, got: Answer) -> Any:
-        """The agent's answer for decision d from a browser's choice (ValueError
-        when it is not one of the options)."""
-        choice = got.choice
+    def _valid(d: Any, choice: Any) -> Any:
+        """The agent's answer for decision d from a browser's choice (an
+        option's index, a "choose some" selection's counts or label, a number
+        entry's number); ValueError when it is not one of the options."""
         if d.labels is None:  # a "choose some": a count per group, a selection's label, or pass
             if isinstance(choice, list):
                 if len(choice) != len(d.some.groups) or \

@@ -448,3 +448,54 @@ def points(p) {
         Game(program, seed=1, agents=[RandomAgent(0), RandomAgent(1)], steps=10_000).run()
     [d] = e.value.diagnostics
     assert d.code == "RUNTIME" and "steps" in d.message and d.line == 8
+
+
+def test_a_record_reaches_nothing_of_python(tmp_path):
+    # a field named like a Python attribute is refused as a name; a field read
+    # of a record is a key of that record, never an attribute of the object
+    folder = make(tmp_path, "let r = record(__class__: 1)")
+    at(one(diagnostics(folder), "SYNTAX"), where(folder, "__class__"))
+    folder = make(tmp_path / "b", 'let r = record(items: 1)\ncounter = r.items')
+    game = run(folder)
+    assert game.v_counter == 1
+    # a dict's own method through a value of unknown type: refused before play
+    folder = make(tmp_path / "c", "let r = record(a: 1)\ncounter = ident(r).keys")
+    assert "field 'keys'" in one(diagnostics(folder), "REF-UNDEF")["message"]
+
+
+def test_a_piece_kind_named_by_a_value_reaches_no_attribute(tmp_path):
+    folder = make(tmp_path, 'let k = "index"\ngive 1 k from players[0] to players[1]')
+    assert "'index' is not a piece kind" in runtime_error(folder).message
+
+
+def test_a_rule_text_is_text_on_a_seat_page(tmp_path):
+    # labels, prompts and log lines a rule file writes reach the browser
+    # escaped: markup in them is shown, never run
+    from starlette.testclient import TestClient
+
+    from interpreter.serve.app import Server, make_app
+    rules = ('choose players[0] as x "<img src=x onerror=alert(1)>" {\n'
+             '  option "<script>alert(2)</script>" { log "</li><script>alert(3)</script>" }\n'
+             '  option "b" { }\n}')
+    folder = make(tmp_path, rules)
+    program, _ = load_program(folder)
+    server = Server(program, {}, None)
+    with TestClient(make_app(server)) as client:
+        table = server.new_table([])
+        import time
+        end = time.monotonic() + 20
+        while table.asking is None:
+            assert time.monotonic() < end
+            time.sleep(0.01)
+        seat = table.asking[0]
+        page = client.get(f"/t/{table.tid}/{seat.token}").text
+        assert "&lt;img src=x onerror=alert(1)&gt;" in page and "<img src=x" not in page
+        assert "&lt;script&gt;alert(2)&lt;/script&gt;" in page and "alert(2)</script>" not in page
+        assert table.answer_from(seat.token, table.seq, 0) is None
+        end = time.monotonic() + 20
+        while not (table.finished or "alert(3)" in table.page(seat.sid)):
+            assert time.monotonic() < end
+            time.sleep(0.01)
+        shown = table.page(seat.sid)
+        assert "alert(3)&lt;/script&gt;" in shown and "<script>alert(3)" not in shown
+    server.stop()
