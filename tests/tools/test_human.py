@@ -146,7 +146,8 @@ def test_the_screen_holds_every_line_the_seat_may_read_in_order(tmp_path, rulese
     assert expected[-1].startswith("game over:") and "(winner)" in r.output
 
 
-def test_a_person_answers_a_choose_some_by_the_groups_numbers():
+def test_a_person_answers_a_choose_some_by_the_groups_numbers(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # (input ending early saves the game here)
     hands = str(RULES / "examples" / "hidden_hands")
     r = play(hands, "--agents", "human,random,random", input="9\n1 1\n1 2\n" + "1\n" * 40)
     out = r.output
@@ -156,7 +157,8 @@ def test_a_person_answers_a_choose_some_by_the_groups_numbers():
     assert "ann chooses star-1 + leaf-4 (pass_cards)" in out  # 1 2: the first two listed
 
 
-def test_a_person_types_a_number_for_a_number_entry():
+def test_a_person_types_a_number_for_a_number_entry(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # (input ending early saves the game here)
     auction = str(RULES / "examples" / "auction")
     r = play(auction, "--players", "3", "--seed", "2", "--agents", "human,random,random",
              input="abc\n99\n07\n7\n" + "pass\n" * 60)
