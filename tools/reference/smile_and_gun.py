@@ -225,12 +225,15 @@ class Game:
 
     def town_turn(self, p):
         pool = self.pool
-        # Second Chance is offered at two moments of the turn (before the draft
-        # and at the end: ASSUMPTIONS.md), while p holds a token
+        # Second Chance is offered at two moments of the turn (before the draft,
+        # again after each free reroll, and at the end: ASSUMPTIONS.md), while
+        # p holds a token
         infusions = self.infusions
         if infusions[p]:
             self.second_chance_window(p, "turn_start")
-        self.offer_reroll(p)
+        while self.free_reroll(p):
+            if infusions[p]:
+                self.second_chance_window(p, "turn_start")
         # draft: one option per (movement face, action face) pair
         faces = self.faces()
         pairs = [(m, a) for m in faces for a in faces if a != m or pool[m] > 1]
@@ -247,13 +250,15 @@ class Game:
         if infusions[p]:
             self.second_chance_window(p, "after_action")
 
-    def offer_reroll(self, p):
-        """Every die in the pool shows one face: the player may reroll them all,
-        again and again."""
-        while self.pool_size > 1 and max(self.pool) == self.pool_size:
-            if self.choose(2, "reroll") != 0:    # reroll / pass
-                return
-            self.roll_pool()
+    def free_reroll(self, p):
+        """Every die in the pool shows one face: the player may reroll them all.
+        True when the player did."""
+        if self.pool_size <= 1 or max(self.pool) != self.pool_size:
+            return False
+        if self.choose(2, "reroll") != 0:    # reroll / pass
+            return False
+        self.roll_pool()
+        return True
 
     def second_chance_window(self, p, window):
         """Second Chance at one of the turn's two windows: the player may spend
